@@ -1,0 +1,100 @@
+"""Game records, ``blokus-record/1`` (RECORD.md): read, replay and write."""
+
+from __future__ import annotations
+
+import json
+
+from .cards import DEFAULT_RECIPE
+from .errors import IllegalAction, RecordError
+from .rules import apply
+from .state import COLOURS, State, new_game
+
+FORMAT = "blokus-record/1"
+KEYS = {"format", "mode", "players", "scoring", "shared_color", "deck_recipe", "seed", "decks",
+        "actions"}
+SHUFFLE_ONLY = ("deck_recipe", "seed", "decks")
+
+
+def parse(text: str | bytes) -> dict:
+    """JSON text → record dict, or RecordError."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"the record is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError("the record must be a JSON object")
+    return data
+
+
+def initial_state(data: dict) -> State:
+    """The state before the first action of a record, after checking its keys and types."""
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise RecordError(f"unknown key {unknown[0]!r} in the record")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}")
+    for key in ("mode", "players", "actions"):
+        if key not in data:
+            raise RecordError(f"the record lacks {key!r}")
+    mode, players = data["mode"], data["players"]
+    if mode not in ("classic", "shuffle"):
+        raise RecordError(f"mode must be 'classic' or 'shuffle', not {mode!r}")
+    if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
+        raise RecordError(f"players must be 2, 3 or 4, not {players!r}")
+    scoring = data.get("scoring", "basic")
+    if scoring not in ("basic", "advanced"):
+        raise RecordError(f"scoring must be 'basic' or 'advanced', not {scoring!r}")
+    shared = data.get("shared_color")
+    if shared is not None and (players != 3 or shared not in COLOURS):
+        raise RecordError(f"shared_color {shared!r} is not a colour of a 3-player game")
+    if mode == "classic":
+        for key in SHUFFLE_ONLY:
+            if key in data:
+                raise RecordError(f"{key!r} is for shuffle mode only")
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError("seed must be an integer")
+    decks = data.get("decks")
+    if mode == "shuffle" and seed is None and decks is None:
+        raise RecordError("a shuffle record needs 'seed' or 'decks'")
+    if not isinstance(data["actions"], list):
+        raise RecordError("actions must be a list")
+    return new_game(
+        mode=mode,
+        players=players,
+        scoring=scoring,
+        shared_color=shared,
+        deck_recipe=data.get("deck_recipe") if mode == "shuffle" else None,
+        seed=seed,
+        decks=decks,
+    )
+
+
+def replay(data: dict, *, upto: int | None = None) -> State:
+    """The state after the record's actions (or its first ``upto``); RecordError names the
+    0-based index of the first action that is malformed, illegal or out of place."""
+    state = initial_state(data)
+    for index, action in enumerate(data["actions"][:upto]):
+        try:
+            state = apply(state, action)
+        except IllegalAction as exc:
+            raise RecordError(f"action {index}: {exc}") from None
+    return state
+
+
+def make_record(initial: State, actions: list[dict], *, reveal: bool) -> dict:
+    """A record of a game from ``initial`` through ``actions``.
+
+    ``reveal`` adds the decks (allowed once the game is over, R9.4); the seed is never written, so
+    a record exported while a game runs holds no hidden information.
+    """
+    record = {"format": FORMAT, "mode": initial.mode, "players": initial.players,
+              "scoring": initial.scoring}
+    if initial.players == 3:
+        record["shared_color"] = COLOURS[initial.shared]
+    if initial.mode == "shuffle":
+        record["deck_recipe"] = dict(initial.recipe or DEFAULT_RECIPE)
+        if reveal:
+            record["decks"] = {COLOURS[o]: list(initial.piles[o]) for o in initial.owners()}
+    record["actions"] = [dict(a) for a in actions]
+    return record

@@ -1,0 +1,540 @@
+"""Legal actions and their effects: RULES.md R3–R8.
+
+``apply(state, action)`` returns a new state (the old one is untouched) or raises
+``IllegalAction`` naming the rule. Everything that needs no decision happens inside ``apply``:
+drawing, passing when nothing can be placed (R5.3), turns lost to Skip (R6.1), the single card a
+Draw 2 drew (R6.3), the end of the game (R8.1).
+
+Decisions taken where RULES.md leaves a point open (also on the help page):
+
+* The shared colour's setup placement is its first turn (player 1's); its first main turn is
+  player 2's (R2.4). Only turns it actually takes advance the rotation (R2.4a).
+* A Warp must move the piece to a *different* set of squares (R6.8); a piece may land on squares it
+  covered before as long as the set differs.
+* Edge to Edge (R6.5) asks for side contact with any of the player's own colours, so with two
+  players a blue piece may lean on a red one.
+* A player whose Double Play first piece empties the colour's supply places no second piece (R6.6:
+  no second placement exists).
+"""
+
+from __future__ import annotations
+
+from itertools import filterfalse
+
+from .cards import CARD_KINDS, CARD_NAMES
+from .errors import IllegalAction
+from .pieces import (
+    ALL_PIECES_MASK,
+    BOARD,
+    CORNERS,
+    PIECE_INDEX,
+    PIECE_SHIFT,
+    PIECE_SIZE,
+    PLACEMENT_PIECE,
+    W,
+    candidates,
+    mask_text,
+    parse_squares,
+    shape_of_mask,
+    shift_adjacent,
+    shift_diagonal,
+)
+from .state import COLOUR_INDEX, COLOURS, State
+
+# Which action key each step takes, and the rule that says so.
+STEP_ACTION = {
+    "setup": "place",
+    "card": "card",
+    "keep": "keep",
+    "declare": "declare",
+    "recycle": "recycle",
+    "warp": "warp",
+    "place": "place",
+    "place_second": "place",
+}
+STEP_RULE = {
+    "setup": "R3.1",
+    "card": "R5.1",
+    "keep": "R6.3",
+    "declare": "R6.4",
+    "recycle": "R6.7",
+    "warp": "R6.8",
+    "place": "R5.3",
+    "place_second": "R6.6",
+}
+STEP_WHAT = {
+    "setup": "place a setup piece on a free corner",
+    "card": "play a card from hand",
+    "keep": "choose which drawn card to play",
+    "declare": "declare a colour",
+    "recycle": "choose a piece to recycle",
+    "warp": "choose an opponent piece to warp",
+    "place": "place a piece",
+    "place_second": "place Double Play's second piece",
+}
+
+
+# -- placement generation -------------------------------------------------------------------
+
+
+def _placements(anchors: int, blocked: int, supply: int) -> set[int]:
+    """Every placement covering an anchor square, on no blocked square, of a piece in supply."""
+    forbidden = blocked | ((ALL_PIECES_MASK ^ supply) << PIECE_SHIFT)
+    test = forbidden.__and__
+    shifted = blocked << (W + 1)
+    out: set[int] = set()
+    update = out.update
+    while anchors:
+        low = anchors & -anchors
+        i = low.bit_length() - 1
+        anchors ^= low
+        pattern = (
+            (shifted >> i & 7) | (shifted >> (i + W) & 7) << 3 | (shifted >> (i + 2 * W) & 7) << 6
+        )
+        update(filterfalse(test, candidates(i, pattern)))
+    return out
+
+
+def _any_placement(anchors: int, blocked: int, supply: int) -> bool:
+    forbidden = blocked | ((ALL_PIECES_MASK ^ supply) << PIECE_SHIFT)
+    test = forbidden.__and__
+    shifted = blocked << (W + 1)
+    while anchors:
+        low = anchors & -anchors
+        i = low.bit_length() - 1
+        anchors ^= low
+        pattern = (
+            (shifted >> i & 7) | (shifted >> (i + W) & 7) << 3 | (shifted >> (i + 2 * W) & 7) << 6
+        )
+        for _ in filterfalse(test, candidates(i, pattern)):
+            return True
+    return False
+
+
+def r4_context(own: int, occupied: int) -> tuple[int, int]:
+    """(anchors, blocked) for a placement by R4 for a colour whose pieces are ``own``.
+
+    R4.5: with no piece on the board the piece must cover a free corner square instead.
+    """
+    if not own:
+        return CORNERS & ~occupied, occupied
+    adjacent = shift_adjacent(own)
+    return shift_diagonal(own) & ~adjacent & ~occupied, occupied | adjacent
+
+
+def placement_context(s: State) -> tuple[int, int, int]:
+    """(anchors, blocked, supply) for the placement the current step asks for."""
+    c = s.turn
+    occupied = s.occupied
+    if s.step == "setup":  # R3.1
+        return CORNERS & ~occupied, occupied, s.supply[c]
+    if s.step == "place_second":  # R6.6: touch the first piece at a corner, otherwise R4
+        adjacent = shift_adjacent(s.boards[c])
+        return shift_diagonal(s.first) & ~adjacent & ~occupied, occupied | adjacent, s.supply[c]
+    if s.edge:  # R6.5: share a side with one of the player's own colours; R4.2/R4.3 lifted
+        own = s.own_mask(s.controller())
+        return shift_adjacent(own) & ~occupied, occupied, s.supply[c]
+    rules_colour = s.wild if s.wild is not None else c  # R6.4
+    anchors, blocked = r4_context(s.boards[rules_colour], occupied)
+    return anchors, blocked, s.supply[c]
+
+
+def legal_placements(s: State) -> set[int]:
+    """Placements (``mask | piece tag`` ints) legal at the current step; empty at other steps."""
+    if s.step not in ("setup", "place", "place_second"):
+        return set()
+    return _placements(*placement_context(s))
+
+
+def has_placement(s: State) -> bool:
+    return _any_placement(*placement_context(s))
+
+
+def warp_moves(s: State) -> list[tuple[int, int, int]]:
+    """(colour, piece, new placement) for every Warp the player to move may make (R6.8)."""
+    mine = s.seat_colours(s.controller()) if s.seat_of(s.turn) is not None else []
+    occupied = s.occupied
+    moves = []
+    for colour in range(4):
+        if colour in mine:
+            continue
+        for value in s.pieces[colour]:
+            mask = value & BOARD
+            rest = s.boards[colour] & ~mask
+            if not rest:  # R6.8: no other piece of its colour to touch
+                continue
+            anchors, blocked = r4_context(rest, occupied & ~mask)
+            for new in _placements(anchors, blocked, value >> PIECE_SHIFT):
+                if new != value:
+                    moves.append((colour, value, new))
+    return moves
+
+
+def _any_warp(s: State) -> bool:
+    mine = s.seat_colours(s.controller())
+    occupied = s.occupied
+    for colour in range(4):
+        if colour in mine:
+            continue
+        for value in s.pieces[colour]:
+            mask = value & BOARD
+            rest = s.boards[colour] & ~mask
+            if not rest:
+                continue
+            anchors, blocked = r4_context(rest, occupied & ~mask)
+            if _placements(anchors, blocked, value >> PIECE_SHIFT) - {value}:
+                return True
+    return False
+
+
+_TEXT: dict[int, str] = {}
+
+
+def placement_text(value: int) -> str:
+    text = _TEXT.get(value)
+    if text is None:
+        text = _TEXT[value] = mask_text(value & BOARD)
+    return text
+
+
+def legal_actions(s: State) -> list[dict]:
+    """Every legal action at the current decision, in the record's action format."""
+    step = s.step
+    if step in ("setup", "place", "place_second"):
+        return [{"place": t} for t in sorted(map(placement_text, legal_placements(s)))]
+    if step == "card":
+        hand = s.hands[s.owner(s.turn)]
+        return [{"card": k} for k in CARD_KINDS if k in hand]
+    if step == "keep":
+        return [{"keep": k} for k in CARD_KINDS if k in s.drawn]
+    if step == "declare":
+        return [{"declare": c} for c in COLOURS]
+    if step == "recycle":
+        texts = [placement_text(v) for c in s.seat_colours(s.controller()) for v in s.pieces[c]]
+        return [{"recycle": t} for t in sorted(texts)]
+    if step == "warp":
+        moves = [(placement_text(old), placement_text(new)) for _, old, new in warp_moves(s)]
+        return [{"warp": old, "to": new} for old, new in sorted(moves)]
+    return []
+
+
+# -- applying an action ---------------------------------------------------------------------
+
+
+def _action_kind(action: object) -> str:
+    if not isinstance(action, dict):
+        raise IllegalAction("an action must be an object such as {\"place\": \"a1\"}")
+    keys = set(action)
+    for key in keys:
+        if key not in ("place", "card", "keep", "declare", "recycle", "warp", "to"):
+            raise IllegalAction(f"unknown key {key!r} in action")
+    if "warp" in keys or "to" in keys:
+        if keys != {"warp", "to"}:
+            raise IllegalAction("a warp action has exactly the keys 'warp' and 'to' (R6.8)")
+        kind = "warp"
+    elif len(keys) != 1:
+        raise IllegalAction("an action has exactly one key (or 'warp' with 'to')")
+    else:
+        kind = next(iter(keys))
+    for key in keys:
+        if not isinstance(action[key], str):
+            raise IllegalAction(f"the value of {key!r} must be a string")
+    return kind
+
+
+def _placement_value(text: str) -> int:
+    try:
+        mask = parse_squares(text)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+    name = shape_of_mask(mask)
+    if name is None:
+        raise IllegalAction(f"squares {mask_text(mask)} do not form a piece (R1.3)")
+    return mask | 1 << (PIECE_SHIFT + PIECE_INDEX[name])
+
+
+def apply(s: State, action: dict) -> State:
+    """The state after ``action``, with every automatic step that follows it carried out."""
+    if s.step == "over":
+        raise IllegalAction("the game is over: no action can follow (R8.1)")
+    kind = _action_kind(action)
+    expected = STEP_ACTION[s.step]
+    if kind != expected:
+        raise IllegalAction(
+            f"a {kind!r} action is out of place: {COLOURS[s.turn]} must "
+            f"{STEP_WHAT[s.step]} now ({STEP_RULE[s.step]})"
+        )
+    n = s.copy()
+    n.ply += 1
+    if kind == "place":
+        _do_place(n, _placement_value(action["place"]))
+    elif kind == "card":
+        _do_card(n, action["card"])
+    elif kind == "keep":
+        _do_keep(n, action["keep"])
+    elif kind == "declare":
+        _do_declare(n, action["declare"])
+    elif kind == "recycle":
+        _do_recycle(n, action["recycle"])
+    else:
+        _do_warp(n, action["warp"], action["to"])
+    _settle(n)
+    return n
+
+
+def _refuse_placement(s: State, value: int) -> None:
+    """Raise IllegalAction naming the first rule the placement breaks, if it breaks one."""
+    c, step = s.turn, s.step
+    mask, name = value & BOARD, PLACEMENT_PIECE[value]
+    colour = COLOURS[c]
+    if not s.supply[c] >> PIECE_INDEX[name] & 1:
+        raise IllegalAction(f"piece {name} is not in {colour}'s supply (R5.3)")
+    occupied = s.occupied
+    if mask & occupied:
+        raise IllegalAction("piece covers a square that is not free (R4.1)")
+    anchors, blocked, _ = placement_context(s)
+    if mask & anchors and not mask & blocked:
+        return
+    if step == "setup":
+        raise IllegalAction("a setup piece must cover a free corner square (R3.1)")
+    if step == "place_second":
+        if mask & shift_adjacent(s.boards[c]):
+            raise IllegalAction(f"piece touches {colour} along a side (R4.3, R6.6)")
+        raise IllegalAction("Double Play's second piece must touch the first at a corner (R6.6)")
+    if s.edge:
+        raise IllegalAction(
+            "with Edge to Edge the piece must share a side with a piece of your colours (R6.5)"
+        )
+    rules_colour = s.wild if s.wild is not None else c
+    own = s.boards[rules_colour]
+    who = "its own colour" if s.wild is None else f"the declared colour {COLOURS[s.wild]} (R6.4)"
+    if not own:
+        raise IllegalAction(f"with no piece of {who} on the board it must cover a corner (R4.5)")
+    if mask & shift_adjacent(own):
+        raise IllegalAction(f"piece touches {who} along a side (R4.3)")
+    raise IllegalAction(f"piece does not touch {who} at a corner (R4.2)")
+
+
+def _event(s: State, kind: str, **data) -> None:
+    s.events.append({"colour": COLOURS[s.turn], "event": kind, **data})
+
+
+def _do_place(s: State, value: int) -> None:
+    _refuse_placement(s, value)
+    c = s.turn
+    mask, name = value & BOARD, PLACEMENT_PIECE[value]
+    s.boards[c] |= mask
+    s.pieces[c].append(value)
+    s.supply[c] &= ~(1 << PIECE_INDEX[name])
+    s.last_piece[c] = name
+    s.changed = True
+    _event(s, "place", piece=name, squares=placement_text(value))
+    if s.step == "setup":
+        owner = s.owner(c)
+        if owner == c:  # R3.2: right after the player's first setup placement, draw two
+            _draw(s, owner, 2)
+        if c == 3:  # R3.3
+            _end_setup_turn(s)
+            _begin_turn(s, 0)
+        else:
+            _end_setup_turn(s)
+            s.turn = c + 1
+        return
+    if s.step == "place" and s.double:  # R6.6
+        s.first = mask
+        s.step = "place_second"
+        return
+    _finish_turn(s)
+
+
+def _end_setup_turn(s: State) -> None:
+    if s.turn == s.shared:  # R2.4: the shared colour's setup placement is player 1's
+        s.rotation = (s.rotation + 1) % 3
+
+
+def _draw(s: State, owner: int, count: int) -> int:
+    pile = s.piles[owner]
+    taken = pile[:count]
+    del pile[:count]
+    s.hands[owner].extend(taken)
+    s.known_bottom[owner] = min(s.known_bottom[owner], len(pile))
+    return len(taken)
+
+
+def _do_card(s: State, kind: str) -> None:
+    if kind not in CARD_KINDS:
+        raise IllegalAction(f"unknown card {kind!r} (R1.4)")
+    hand = s.hands[s.owner(s.turn)]
+    if kind not in hand:
+        raise IllegalAction(f"{CARD_NAMES[kind]} is not in your hand (R5.1)")
+    hand.remove(kind)
+    _play(s, kind)
+
+
+def _play(s: State, kind: str) -> None:
+    """Put a card on the discard pile and carry out its action if able (R5.1, R6)."""
+    c = s.turn
+    owner = s.owner(c)
+    s.discards[owner].append(kind)
+    _event(s, "card", card=kind)
+    s.step = "place"
+    able = True
+    if kind == "skip":  # R6.1
+        able = bool(s.in_play() & ~(1 << c))
+        s.skip_pending = able
+    elif kind == "reverse":  # R6.2
+        s.direction = -s.direction
+    elif kind == "draw2":  # R6.3
+        pile = s.piles[owner]
+        able = bool(pile)
+        if able:
+            s.drawn = pile[:2]
+            del pile[:2]
+            s.known_bottom[owner] = min(s.known_bottom[owner], len(pile))
+            _event(s, "draw", count=len(s.drawn))
+            if len(s.drawn) == 2:
+                s.step = "keep"
+            else:
+                _play(s, s.drawn.pop())
+    elif kind == "wild":  # R6.4
+        s.step = "declare"
+    elif kind == "edge":  # R6.5
+        s.edge = True
+        able = has_placement(s)
+        s.edge = able
+    elif kind == "double":  # R6.6
+        s.double = True
+    elif kind == "recycle":  # R6.7
+        able = bool(s.own_mask(s.controller()))
+        if able:
+            s.step = "recycle"
+    elif kind == "warp":  # R6.8
+        able = _any_warp(s)
+        if able:
+            s.step = "warp"
+    if not able:
+        _event(s, "no_effect", card=kind)
+
+
+def _do_keep(s: State, kind: str) -> None:
+    if kind not in s.drawn:
+        raise IllegalAction(f"{kind!r} is not one of the cards Draw 2 drew (R6.3)")
+    owner = s.owner(s.turn)
+    s.drawn.remove(kind)
+    s.piles[owner].append(s.drawn.pop())  # R6.3: the other card to the bottom of the pile
+    s.known_bottom[owner] += 1
+    _play(s, kind)
+
+
+def _do_declare(s: State, name: str) -> None:
+    if name not in COLOUR_INDEX:
+        raise IllegalAction(f"unknown colour {name!r}: declare blue, yellow, red or green (R6.4)")
+    s.wild = COLOUR_INDEX[name]
+    s.step = "place"
+    _event(s, "declare", declared=name)
+
+
+def _find_piece(s: State, text: str, colours, rule: str) -> tuple[int, int]:
+    try:
+        mask = parse_squares(text)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+    for colour in range(4):
+        for value in s.pieces[colour]:
+            if value & BOARD == mask:
+                if colour not in colours:
+                    raise IllegalAction(f"the piece at {text} is {COLOURS[colour]}'s ({rule})")
+                return colour, value
+    raise IllegalAction(f"no piece covers exactly the squares {text} ({rule})")
+
+
+def _do_recycle(s: State, text: str) -> None:
+    colour, value = _find_piece(s, text, s.seat_colours(s.controller()), "R6.7")
+    s.pieces[colour].remove(value)
+    s.boards[colour] &= ~(value & BOARD)
+    s.supply[colour] |= 1 << PIECE_INDEX[PLACEMENT_PIECE[value]]
+    s.changed = True
+    s.step = "place"
+    _event(s, "recycle", piece=PLACEMENT_PIECE[value], owner=COLOURS[colour], squares=text)
+
+
+def _do_warp(s: State, text: str, to: str) -> None:
+    mine = s.seat_colours(s.controller())
+    colour, value = _find_piece(s, text, [c for c in range(4) if c not in mine], "R6.8")
+    new = _placement_value(to)
+    name = PLACEMENT_PIECE[value]
+    if PLACEMENT_PIECE[new] != name:
+        raise IllegalAction(f"a warped piece keeps its shape: {to} is not the {name} (R6.8)")
+    if new == value:
+        raise IllegalAction("a warped piece must move to a different spot (R6.8)")
+    mask = value & BOARD
+    rest = s.boards[colour] & ~mask
+    if not rest:
+        raise IllegalAction(f"{COLOURS[colour]} has no other piece for it to touch (R6.8)")
+    occupied = s.occupied & ~mask
+    new_mask = new & BOARD
+    if new_mask & occupied:
+        raise IllegalAction("the new spot covers a square that is not free (R4.1, R6.8)")
+    if new_mask & shift_adjacent(rest):
+        raise IllegalAction(f"the new spot touches {COLOURS[colour]} along a side (R4.3, R6.8)")
+    if not new_mask & shift_diagonal(rest):
+        raise IllegalAction(f"the new spot does not touch {COLOURS[colour]} at a corner (R4.2, R6.8)")
+    pieces = s.pieces[colour]
+    pieces[pieces.index(value)] = new
+    s.boards[colour] = rest | new_mask
+    s.changed = True
+    s.step = "place"
+    _event(s, "warp", owner=COLOURS[colour], squares=text, to=placement_text(new))
+
+
+# -- turn flow ------------------------------------------------------------------------------
+
+
+def _settle(s: State) -> None:
+    """Carry out automatic steps until a decision is needed or the game is over."""
+    while s.step in ("place", "place_second") and not has_placement(s):
+        if s.step == "place":
+            _event(s, "pass")  # R5.3
+        _finish_turn(s)
+
+
+def _finish_turn(s: State) -> None:
+    """R5.4 draw, then R8.1 end check, then the next colour (R7, R6.1)."""
+    c = s.turn
+    owner = s.owner(c)
+    if owner is not None and _draw(s, owner, 1):
+        _event(s, "draw", count=1)
+    if s.changed:
+        s.passed = 0
+    else:
+        s.passed |= 1 << c  # the placement was passed (R5.3)
+    if c == s.shared:
+        s.rotation = (s.rotation + 1) % 3  # R2.4a
+    in_play = s.in_play()
+    if not in_play & ~s.passed:  # R8.1
+        _event(s, "over")
+        s.turn, s.step = None, "over"
+        s.wild, s.edge, s.double, s.first, s.skip_pending = None, False, False, 0, False
+        return
+    nxt = _next_colour(s, c, in_play)
+    if s.skip_pending:  # R6.1: the next colour loses its turn; no rotation advance (R2.4a)
+        s.events.append({"colour": COLOURS[nxt], "event": "skipped"})
+        nxt = _next_colour(s, nxt, in_play)
+    _begin_turn(s, nxt)
+
+
+def _next_colour(s: State, c: int, in_play: int) -> int:
+    """The next colour in play in the current direction (R7.3)."""
+    for k in range(1, 5):
+        nxt = (c + k * s.direction) % 4
+        if in_play >> nxt & 1:
+            return nxt
+    raise AssertionError("no colour in play")  # _finish_turn ends the game first
+
+
+def _begin_turn(s: State, c: int) -> None:
+    s.turn = c
+    s.wild, s.edge, s.double, s.first = None, False, False, 0
+    s.skip_pending = s.changed = False
+    owner = s.owner(c)
+    s.step = "card" if owner is not None and s.hands[owner] else "place"  # R5.1
