@@ -69,7 +69,9 @@ def check_recipe(recipe: object) -> dict[str, int]:
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise ValueError(f"deck_recipe count for {kind!r} must be a whole number (R1.4)")
     if sum(recipe.values()) != DECK_SIZE:
-        raise ValueError(f"deck_recipe must hold {DECK_SIZE} cards, not {sum(recipe.values())} (R1.4)")
+        raise ValueError(
+            f"deck_recipe must hold {DECK_SIZE} cards, not {sum(recipe.values())} (R1.4)"
+        )
     return {kind: recipe.get(kind, 0) for kind in CARD_KINDS}
 
 

@@ -76,8 +76,10 @@ def main(argv: list[str]) -> int:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
     except Exception as exc:  # never a traceback, whatever the input (RECORD.md)
-        print(f"cannot read the record: {type(exc).__name__}: {exc}".replace("\n", " "),
-              file=sys.stderr)
+        print(
+            f"cannot read the record: {type(exc).__name__}: {exc}".replace("\n", " "),
+            file=sys.stderr,
+        )
         return 2
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")

@@ -10,8 +10,17 @@ from .rules import apply
 from .state import COLOURS, State, new_game
 
 FORMAT = "blokus-record/1"
-KEYS = {"format", "mode", "players", "scoring", "shared_color", "deck_recipe", "seed", "decks",
-        "actions"}
+KEYS = {
+    "format",
+    "mode",
+    "players",
+    "scoring",
+    "shared_color",
+    "deck_recipe",
+    "seed",
+    "decks",
+    "actions",
+}
 SHUFFLE_ONLY = ("deck_recipe", "seed", "decks")
 
 
@@ -88,8 +97,12 @@ def make_record(initial: State, actions: list[dict], *, reveal: bool) -> dict:
     ``reveal`` adds the decks (allowed once the game is over, R9.4); the seed is never written, so
     a record exported while a game runs holds no hidden information.
     """
-    record = {"format": FORMAT, "mode": initial.mode, "players": initial.players,
-              "scoring": initial.scoring}
+    record = {
+        "format": FORMAT,
+        "mode": initial.mode,
+        "players": initial.players,
+        "scoring": initial.scoring,
+    }
     if initial.players == 3:
         record["shared_color"] = COLOURS[initial.shared]
     if initial.mode == "shuffle":

@@ -29,7 +29,6 @@ from .pieces import (
     CORNERS,
     PIECE_INDEX,
     PIECE_SHIFT,
-    PIECE_SIZE,
     PLACEMENT_PIECE,
     W,
     candidates,
@@ -223,7 +222,7 @@ def legal_actions(s: State) -> list[dict]:
 
 def _action_kind(action: object) -> str:
     if not isinstance(action, dict):
-        raise IllegalAction("an action must be an object such as {\"place\": \"a1\"}")
+        raise IllegalAction('an action must be an object such as {"place": "a1"}')
     keys = set(action)
     for key in keys:
         if key not in ("place", "card", "keep", "declare", "recycle", "warp", "to"):
@@ -478,7 +477,9 @@ def _do_warp(s: State, text: str, to: str) -> None:
     if new_mask & shift_adjacent(rest):
         raise IllegalAction(f"the new spot touches {COLOURS[colour]} along a side (R4.3, R6.8)")
     if not new_mask & shift_diagonal(rest):
-        raise IllegalAction(f"the new spot does not touch {COLOURS[colour]} at a corner (R4.2, R6.8)")
+        raise IllegalAction(
+            f"the new spot does not touch {COLOURS[colour]} at a corner (R4.2, R6.8)"
+        )
     pieces = s.pieces[colour]
     pieces[pieces.index(value)] = new
     s.boards[colour] = rest | new_mask

@@ -1,0 +1,67 @@
+# GNU make. `make run` serves the site locally; `make test` is what CI runs (.ci/run).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+BIN := $(VENV)/bin
+PY_OK := import sys; assert sys.version_info >= (3, 12)
+PY_MISSING := Python >= 3.12 is required (Django 6): install python3.12 or python3.13
+
+# The interpreter that creates .venv: python3.13 or python3.12 on PATH, else a pyenv-installed
+# 3.13.x or 3.12.x. Every candidate is run once, because a pyenv shim exists on PATH even when it
+# points at no installed version and then fails. Deferred (=) so that it is only looked up when
+# .venv has to be built; `make PYTHON=/path/to/python3.12 ...` overrides it.
+ifndef PYTHON
+PYTHON = $(shell \
+  for c in python3.13 python3.12; do \
+    p=$$(command -v $$c 2>/dev/null) && $$p -c '$(PY_OK)' >/dev/null 2>&1 && { echo $$p; exit 0; }; \
+  done; \
+  for r in $$(pyenv root 2>/dev/null) $${PYENV_ROOT:-} $$HOME/.pyenv; do \
+    for p in $$(ls -d $$r/versions/3.13*/bin/python3 $$r/versions/3.12*/bin/python3 2>/dev/null \
+                | sort -rV); do \
+      $$p -c '$(PY_OK)' >/dev/null 2>&1 && { echo $$p; exit 0; }; \
+    done; \
+  done)
+endif
+
+.PHONY: help install .venv run test fmt bench
+
+help:
+	@echo "make run    install, migrate, create demo accounts, serve http://127.0.0.1:8000"
+	@echo "make test   install, ruff check, ruff format --check, pytest"
+	@echo "make fmt    ruff format + ruff check --fix"
+	@echo "make bench  run bench/engine.py"
+
+$(VENV)/.installed: requirements.txt
+	@py='$(PYTHON)'; \
+	  if [ -z "$$py" ] || ! "$$py" -c '$(PY_OK)' >/dev/null 2>&1; then \
+	    echo "$(PY_MISSING)" >&2; exit 1; \
+	  fi; \
+	  echo "Creating $(VENV) with $$py ($$("$$py" --version))"; \
+	  "$$py" -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+install .venv: $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate
+	$(BIN)/python manage.py demo_accounts
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# pytest exits 5 when it collected no tests: that is a failure here too (make stops on any
+# non-zero status; the message just says why).
+test: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	@echo "$(BIN)/pytest -n 2"; \
+	  $(BIN)/pytest -n 2; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; fi; \
+	  exit $$rc
+
+fmt: $(VENV)/.installed
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/engine.py

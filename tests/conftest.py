@@ -1,0 +1,1 @@
+"""Shared fixtures. Kept minimal: each test folder adds its own conftest.py as it grows."""

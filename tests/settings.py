@@ -1,0 +1,21 @@
+"""Test settings: the project's own, made fast and self-contained."""
+
+import os
+
+from config.settings import *  # noqa: F403
+from config.settings import parse_database_url
+
+# An in-memory SQLite database unless DATABASE_URL points somewhere else (PostgreSQL, for the
+# locking tests: SQLite ignores select_for_update).
+if os.environ.get("DATABASE_URL", "").strip():
+    DATABASES = {"default": parse_database_url(os.environ["DATABASE_URL"].strip())}
+else:
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+
+# Hashing passwords properly is slow on purpose; tests create many users.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_BROKER_URL = "memory://"
+CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
