@@ -13,6 +13,8 @@ The shuffle is specified here so that any tool can reproduce a record's decks fr
 
 from __future__ import annotations
 
+from .errors import RecordError
+
 CARD_KINDS: tuple[str, ...] = (
     "skip",
     "reverse",
@@ -60,16 +62,16 @@ _MASK64 = (1 << 64) - 1
 
 
 def check_recipe(recipe: object) -> dict[str, int]:
-    """Return a normalized recipe (every kind present) or raise ValueError (R1.4)."""
+    """Return a normalized recipe (every kind present) or raise RecordError (R1.4)."""
     if not isinstance(recipe, dict):
-        raise ValueError("deck_recipe must be an object of card counts (R1.4)")
+        raise RecordError("deck_recipe must be an object of card counts (R1.4)")
     for kind, count in recipe.items():
         if kind not in CARD_KINDS:
-            raise ValueError(f"unknown card kind {kind!r} in deck_recipe (R1.4)")
+            raise RecordError(f"unknown card kind {kind!r} in deck_recipe (R1.4)")
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise ValueError(f"deck_recipe count for {kind!r} must be a whole number (R1.4)")
+            raise RecordError(f"deck_recipe count for {kind!r} must be a whole number (R1.4)")
     if sum(recipe.values()) != DECK_SIZE:
-        raise ValueError(
+        raise RecordError(
             f"deck_recipe must hold {DECK_SIZE} cards, not {sum(recipe.values())} (R1.4)"
         )
     return {kind: recipe.get(kind, 0) for kind in CARD_KINDS}

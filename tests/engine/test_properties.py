@@ -1,0 +1,149 @@
+"""Property tests over random legal play in every mode × player count × scoring (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import apply, legal_actions, make_record, new_game, replay, score, view
+from games.engine.cards import recipe_cards
+from games.engine.pieces import ALL_PIECES_MASK, BOARD, PIECE_INDEX, PLACEMENT_PIECE, shape_of_mask
+from games.engine.state import State
+
+games = st.tuples(
+    st.sampled_from(["classic", "shuffle"]),
+    st.sampled_from([2, 3, 4]),
+    st.sampled_from(["basic", "advanced"]),
+    st.integers(min_value=10**12, max_value=2**63 - 1),  # long enough to search for
+)
+
+
+def check_invariants(s: State) -> None:
+    # No two colours share a square; each board is the union of its pieces.
+    for a in range(4):
+        for b in range(a + 1, 4):
+            assert not s.boards[a] & s.boards[b]
+    for c in range(4):
+        union = 0
+        placed = 0
+        for value in s.pieces[c]:
+            mask = value & BOARD
+            assert not union & mask, "pieces of one colour overlap"
+            union |= mask
+            # Every piece on the board is a valid shape, and the one it claims to be (R1.3).
+            assert shape_of_mask(mask) == PLACEMENT_PIECE[value]
+            bit = 1 << PIECE_INDEX[PLACEMENT_PIECE[value]]
+            assert not placed & bit, "a piece is on the board twice"
+            placed |= bit
+        assert union == s.boards[c]
+        # Supply and board together are exactly the colour's 21 pieces.
+        assert not placed & s.supply[c]
+        assert placed | s.supply[c] == ALL_PIECES_MASK
+    # Each deck's hand + draw pile + discard pile (+ cards a Draw 2 holds) is exactly its cards.
+    per_owner = recipe_cards(s.recipe) * (2 if s.players == 2 else 1)
+    for owner in s.owners():
+        cards = s.hands[owner] + s.piles[owner] + s.discards[owner]
+        if s.drawn and s.owner(s.turn) == owner:
+            cards += s.drawn
+        assert Counter(cards) == Counter(per_owner)
+        assert 0 <= s.known_bottom[owner] <= len(s.piles[owner])
+
+
+def disguise(s: State, seat: int | None, rng: random.Random) -> State:
+    """The same public position with every part that ``seat`` may not know changed (R9)."""
+    alt = s.copy()
+    alt.events = list(s.events)
+    alt.seed = (s.seed or 0) + 1
+    mine = s.owner(s.seat_colours(seat)[0]) if seat is not None else None
+    for owner in s.owners():
+        pile = alt.piles[owner]
+        if owner == mine:  # the seat knows its hand and the cards it put at the bottom
+            known = s.known_bottom[owner]
+            head = pile[: len(pile) - known]
+            rng.shuffle(head)
+            alt.piles[owner] = head + pile[len(pile) - known :]
+            continue
+        pool = alt.hands[owner] + pile + (alt.drawn if alt.owner(alt.turn) == owner else [])
+        rng.shuffle(pool)
+        n_hand, n_drawn = len(alt.hands[owner]), len(alt.drawn)
+        alt.hands[owner] = pool[:n_hand]
+        if alt.owner(alt.turn) == owner:
+            alt.drawn = pool[n_hand : n_hand + n_drawn]
+            alt.piles[owner] = pool[n_hand + n_drawn :]
+        else:
+            alt.piles[owner] = pool[n_hand:]
+    return alt
+
+
+def play_out(mode, players, scoring, seed, *, check_views: bool):
+    rng = random.Random(seed)
+    s = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
+    initial = s
+    actions = []
+    while not s.over:
+        options = legal_actions(s)
+        assert options, f"no legal action at step {s.step}"
+        before = json.dumps(s.to_json(), sort_keys=True)
+        action = rng.choice(options)
+        s2 = apply(s, action)
+        # apply never mutates its input.
+        assert json.dumps(s.to_json(), sort_keys=True) == before
+        s = s2
+        actions.append(action)
+        check_invariants(s)
+        if check_views and not s.over and rng.random() < 0.25:
+            seats = [None, *range(players)]
+            for seat in seats:
+                seen = view(s, seat)
+                text = json.dumps(seen)
+                assert "draw_piles" not in seen and "seed" not in seen and "hands" not in seen
+                assert str(s.seed) not in text
+                assert seen == view(disguise(s, seat, rng), seat)
+        assert len(actions) < 1500, "the game does not end"
+    return initial, actions, s
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games)
+def test_every_random_game_ends_with_invariants_and_no_leak(game):
+    mode, players, scoring, seed = game
+    initial, actions, final = play_out(mode, players, scoring, seed, check_views=True)
+    assert final.over and final.turn is None
+    # R8.1: at the end no colour in play can have an unpassed turn left.
+    assert not final.in_play() & ~final.passed
+    result = score(final)
+    assert result["over"] is True
+    assert len(result["players"]) == players
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games, st.integers(min_value=0, max_value=200))
+def test_a_record_replays_to_the_same_state(game, cut):
+    mode, players, scoring, seed = game
+    initial, actions, final = play_out(mode, players, scoring, seed, check_views=False)
+    cut = min(cut, len(actions))
+    # The exported record (decks revealed) and the seed-only record give the same states.
+    record = json.loads(json.dumps(make_record(initial, actions, reveal=True)))
+    assert replay(record).to_json() == {**final.to_json(), "seed": None}
+    assert (
+        replay(record, upto=cut).to_json()["board"] == replay(record, upto=cut).to_json()["board"]
+    )
+    if mode == "shuffle":
+        seeded = make_record(initial, actions[:cut], reveal=False)
+        assert "decks" not in seeded and "seed" not in seeded
+        seeded["seed"] = seed
+        expected = play_prefix(mode, players, scoring, seed, actions[:cut])
+        assert replay(seeded).to_json() == expected.to_json()
+    # The state round-trips through JSON.
+    assert State.from_json(json.loads(json.dumps(final.to_json()))).to_json() == final.to_json()
+
+
+def play_prefix(mode, players, scoring, seed, actions):
+    s = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
+    for action in actions:
+        s = apply(s, action)
+    return s
