@@ -1,9 +1,7 @@
 from django.contrib import admin
-from django.urls import path
-
-from games import views as game_views
+from django.urls import include, path
 
 urlpatterns = [
-    path("", game_views.home, name="home"),
     path("admin/", admin.site.urls),
+    path("", include("games.urls")),
 ]

@@ -1,1 +1,263 @@
-"""Game records: Game, Seat, Action, ... None yet; the rules engine (games/engine) comes first."""
+"""Games, their seats, and the append-only list of actions that makes each game's record.
+
+Nothing here writes a game: every change goes through ``games.services`` (STYLE.md habit 4).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_public_id() -> str:
+    # 12 URL-safe characters, 72 random bits: not guessable, short enough to read aloud.
+    return secrets.token_urlsafe(9)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class GameQuerySet(models.QuerySet):
+    def for_user(self, user):
+        return self.filter(seats__user=user).distinct()
+
+    def open_to_join(self):
+        """Public games waiting for players with an open seat (the lobby's list)."""
+        return self.filter(
+            status=Game.Status.OPEN,
+            visibility=Game.Visibility.PUBLIC,
+            seats__kind=Seat.Kind.OPEN,
+        ).distinct()
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Mode(models.TextChoices):
+        CLASSIC = "classic", "Classic Blokus"
+        SHUFFLE = "shuffle", "Blokus Shuffle: UNO Edition"
+
+    class Scoring(models.TextChoices):
+        BASIC = "basic", "Basic (fewest squares left wins)"
+        ADVANCED = "advanced", "Advanced (bonus for placing everything)"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public: anyone may watch"
+        PRIVATE = "private", "Private: players only"
+
+    class Seating(models.TextChoices):
+        CHOSEN = "chosen", "As chosen (seat 1 plays blue and moves first)"
+        RANDOM = "random", "Drawn at random when the game starts"
+
+    MOVE_TIMES = [
+        (3600, "1 hour"),
+        (12 * 3600, "12 hours"),
+        (24 * 3600, "1 day"),
+        (3 * 24 * 3600, "3 days"),
+        (7 * 24 * 3600, "7 days"),
+    ]
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.SHUFFLE)
+    players = models.PositiveSmallIntegerField(choices=[(2, "2"), (3, "3"), (4, "4")], default=2)
+    scoring = models.CharField(max_length=10, choices=Scoring.choices, default=Scoring.BASIC)
+    shared_color = models.CharField(max_length=10, blank=True)
+    deck_recipe = models.JSONField(null=True, blank=True)
+    move_seconds = models.PositiveIntegerField(choices=MOVE_TIMES, default=24 * 3600)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.CHOSEN)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    # The shuffle seed is secret while the game runs (R9.3): never rendered, never exported.
+    seed = models.BigIntegerField(null=True, blank=True)
+    # The engine's State.to_json() after the last action; rebuilt from the actions if in doubt.
+    state = models.JSONField(null=True, blank=True)
+    ply = models.PositiveIntegerField(default=0)
+    # The seat that decides now (null unless in play): "your turn" lists and the deadline scan.
+    to_move_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    abort_reason = models.CharField(max_length=200, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # The lobby: open public games, newest first.
+            models.Index(fields=["status", "visibility", "-created_at"], name="game_lobby_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_mode_display()} · {self.players} players · {self.public_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Player"
+        INVITED = "invited", "Invited player"
+        OPEN = "open", "Open seat"  # anyone may take it (listed in the lobby if public)
+        LINK = "link", "Invite link"  # whoever opens the game's invite link may take it
+        AI = "ai", "Computer"
+
+    class Level(models.TextChoices):
+        BEGINNER = "beginner", "Beginner"
+        CASUAL = "casual", "Casual"
+        EXPERT = "expert", "Expert"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()  # engine seat number once the game has started
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    ai_level = models.CharField(max_length=10, choices=Level.choices, blank=True)
+    # A seat handed to the AI keeps its user (for history) and plays at this level from now on.
+    ai_takeover = models.BooleanField(default=False)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            # One seat per person per game.
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def is_ai(self) -> bool:
+        return self.kind == self.Kind.AI or self.ai_takeover
+
+    @property
+    def label(self) -> str:
+        if self.kind == self.Kind.AI:
+            return f"Computer ({self.get_ai_level_display()})"
+        if self.kind == self.Kind.OPEN:
+            return "Open seat"
+        if self.kind == self.Kind.LINK:
+            return "Seat for the invite link"
+        name = str(self.user) if self.user else "?"
+        if self.kind == self.Kind.INVITED:
+            return f"{name} (invited)"
+        return f"{name} (computer plays)" if self.ai_takeover else name
+
+
+class Action(models.Model):
+    """One decision of the game's record, in RECORD.md's action format. Append-only."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    ply = models.PositiveIntegerField()  # 1 for the first action
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    by_ai = models.BooleanField(default=False)
+    payload = models.JSONField()
+    # The engine's public events of this action (placements, passes, skips): the replay's captions.
+    events = models.JSONField(default=list)
+    key = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="action_unique_ply"),
+            # An idempotency key answers once per game: a retried request finds its action.
+            models.UniqueConstraint(
+                fields=["game", "key"], condition=~Q(key=""), name="action_unique_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game.public_id} #{self.ply}: {self.payload}"
+
+
+class ChatMessage(models.Model):
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["created_at"]
+        indexes = [models.Index(fields=["game", "created_at"], name="chat_game_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"
+
+
+class Report(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+        DISMISSED = "dismissed", "Dismissed"
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+        null=True,
+        blank=True,
+    )
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
+    message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL)
+    reason = models.CharField(max_length=500)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["status", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"Report by {self.reporter} on {self.reported_user or self.message}"
+
+
+class ModerationLog(models.Model):
+    """Who did what, when and why: every moderation action writes one row."""
+
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=40)
+    target = models.CharField(max_length=200)
+    reason = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.staff} {self.action} {self.target}"

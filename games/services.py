@@ -1,0 +1,384 @@
+"""The one write path for games (STYLE.md habits 4–6).
+
+Views, tasks and the admin call these functions; nothing else saves a Game, a Seat or an Action.
+Each function is keyword-only, runs in one transaction, locks the game row when it changes the
+game, and queues side effects (the AI's turn, later nudges and emails) with ``on_commit``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine
+from games.engine import IllegalAction, State
+from games.models import Action, ChatMessage, Game, ModerationLog, Report, Seat
+
+User = get_user_model()
+
+
+class GameError(Exception):
+    """A refused request. ``status`` is the HTTP status a view answers with."""
+
+    status = 400
+
+
+class NotAllowed(GameError):
+    status = 403
+
+
+class Conflict(GameError):
+    status = 409
+
+
+class StalePly(Conflict):
+    """The client saw an older position than the game's (STYLE.md habit 5)."""
+
+
+class Refused(GameError):
+    """The engine refused the action; the message names the rule."""
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    ply: int
+    duplicate: bool  # the idempotency key had been seen: this is the first answer again
+
+
+# -- creating and joining -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str  # "me", "invite", "open", "link" or "ai"
+    username: str = ""
+    level: str = ""
+
+
+def game_create(
+    *,
+    creator,
+    mode: str,
+    players: int,
+    scoring: str = "basic",
+    seats: list[SeatSpec],
+    deck_recipe: dict | None = None,
+    shared_color: str = "",
+    move_seconds: int = 24 * 3600,
+    visibility: str = Game.Visibility.PUBLIC,
+    seating: str = Game.Seating.CHOSEN,
+) -> Game:
+    """Open a game. ``seats`` lists every seat in order; exactly one is the creator's ("me")."""
+    if len(seats) != players:
+        raise GameError(f"a {players}-player game has {players} seats")
+    if sum(1 for s in seats if s.kind == "me") != 1:
+        raise GameError("the creator takes exactly one seat")
+    if players != 3:
+        shared_color = ""
+    try:  # the engine checks the settings (recipe of 14 cards, colours) the same way records do
+        engine.new_game(
+            mode=mode,
+            players=players,
+            scoring=scoring,
+            shared_color=shared_color or None,
+            deck_recipe=deck_recipe if mode == "shuffle" else None,
+            seed=0,
+        )
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    with transaction.atomic():
+        game = Game.objects.create(
+            created_by=creator,
+            mode=mode,
+            players=players,
+            scoring=scoring,
+            shared_color=shared_color,
+            deck_recipe=deck_recipe if mode == "shuffle" else None,
+            move_seconds=move_seconds,
+            visibility=visibility,
+            seating=seating,
+        )
+        now = timezone.now()
+        for index, spec in enumerate(seats):
+            seat = Seat(game=game, index=index)
+            if spec.kind == "me":
+                seat.kind, seat.user, seat.joined_at = Seat.Kind.HUMAN, creator, now
+            elif spec.kind == "invite":
+                invitee = User.objects.filter(
+                    username__iexact=spec.username, is_active=True
+                ).first()
+                if invitee is None:
+                    raise GameError(f"there is no player called {spec.username!r}")
+                if invitee == creator:
+                    raise GameError("you already have a seat")
+                seat.kind, seat.user = Seat.Kind.INVITED, invitee
+            elif spec.kind == "ai":
+                if spec.level not in Seat.Level.values:
+                    raise GameError(f"unknown computer level {spec.level!r}")
+                seat.kind, seat.ai_level, seat.joined_at = Seat.Kind.AI, spec.level, now
+            elif spec.kind in ("open", "link"):
+                seat.kind = Seat.Kind.OPEN if spec.kind == "open" else Seat.Kind.LINK
+            else:
+                raise GameError(f"unknown seat kind {spec.kind!r}")
+            try:
+                with transaction.atomic():
+                    seat.save()
+            except IntegrityError:
+                raise GameError("a player can take only one seat") from None
+        _start_if_full(game)
+    return game
+
+
+def _locked(game: Game) -> Game:
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def game_join(*, game: Game, user, token: str = "") -> Seat:
+    """Take a seat: your invitation, an open seat, or (with the invite link) a link seat."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("this game is no longer taking players")
+        seats = list(game.seats.all())
+        if any(s.user_id == user.pk and s.kind == Seat.Kind.HUMAN for s in seats):
+            raise Conflict("you already have a seat in this game")
+        seat = next(
+            (s for s in seats if s.kind == Seat.Kind.INVITED and s.user_id == user.pk), None
+        )
+        with_link = bool(token) and token == game.invite_token
+        if seat is None and with_link:
+            seat = next((s for s in seats if s.kind == Seat.Kind.LINK), None)
+        if seat is None and (with_link or game.visibility == Game.Visibility.PUBLIC):
+            seat = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
+        if seat is None:
+            raise NotAllowed("there is no seat here for you")
+        seat.kind, seat.user, seat.joined_at = Seat.Kind.HUMAN, user, timezone.now()
+        seat.save()
+        _start_if_full(game)
+    return seat
+
+
+def game_leave(*, game: Game, user) -> None:
+    """Give up a seat before the start (the creator cancels the game instead)."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("the game has started: seats can no longer be left")
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotAllowed("you have no seat in this game")
+        if user.pk == game.created_by_id:
+            game.status = Game.Status.ABORTED
+            game.abort_reason = "cancelled by its creator before the start"
+            game.save(update_fields=["status", "abort_reason"])
+            return
+        if seat.kind == Seat.Kind.INVITED:  # declining an invitation opens the seat to the link
+            seat.kind = Seat.Kind.LINK
+        else:
+            seat.kind = Seat.Kind.OPEN
+        seat.user, seat.joined_at = None, None
+        seat.save()
+
+
+def _start_if_full(game: Game) -> None:
+    seats = list(game.seats.select_for_update().order_by("index"))
+    if any(s.kind not in (Seat.Kind.HUMAN, Seat.Kind.AI) for s in seats):
+        return
+    if game.seating == Game.Seating.RANDOM:  # R2.6: seats drawn at random
+        order = list(range(len(seats)))
+        random.SystemRandom().shuffle(order)
+        # Two passes so that the (game, index) constraint never sees a duplicate.
+        for seat in seats:
+            seat.index += 100
+            seat.save(update_fields=["index"])
+        for seat, index in zip(seats, order, strict=True):
+            seat.index = index
+            seat.save(update_fields=["index"])
+    state = engine.new_game(
+        mode=game.mode,
+        players=game.players,
+        scoring=game.scoring,
+        shared_color=game.shared_color or None,
+        deck_recipe=game.deck_recipe,
+    )  # the seed comes from `secrets` (R3.2)
+    game.seed = state.seed
+    game.state = state.to_json()
+    game.status = Game.Status.ACTIVE
+    game.to_move_seat = state.controller()
+    game.started_at = game.turn_started_at = timezone.now()
+    game.save()
+    _after_change(game, state)
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+def game_state(game: Game) -> State:
+    return State.from_json(game.state)
+
+
+def initial_state(game: Game) -> State:
+    """The position before the first action (the decks as the seed shuffled them)."""
+    return engine.new_game(
+        mode=game.mode,
+        players=game.players,
+        scoring=game.scoring,
+        shared_color=game.shared_color or None,
+        deck_recipe=game.deck_recipe,
+        seed=game.seed,
+    )
+
+
+def seat_for(game: Game, user) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return game.seats.filter(user=user, kind=Seat.Kind.HUMAN).first()
+
+
+def action_submit(
+    *,
+    game: Game,
+    user=None,
+    action: dict,
+    expected_ply: int,
+    key: str = "",
+    by_ai: bool = False,
+) -> SubmitResult:
+    """Play one action for the seat that controls the decision now.
+
+    Locks the game row, so concurrent submissions are served one at a time: the first one moves
+    the ply on and the others find a stale ``expected_ply`` (409) or their own idempotency key
+    (the same answer again). The action row and the new snapshot commit together or not at all.
+    """
+    key = (key or "")[:64]
+    with transaction.atomic():
+        game = _locked(game)
+        if key:
+            done = Action.objects.filter(game=game, key=key).first()
+            if done is not None:
+                return SubmitResult(ply=done.ply, duplicate=True)
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("this game is not in play")
+        if expected_ply != game.ply:
+            raise StalePly(
+                f"the game has moved on (you saw move {expected_ply}, it is at {game.ply})"
+            )
+        state = game_state(game)
+        controller = state.controller()
+        seat = game.seats.get(index=controller)
+        if by_ai:
+            if not seat.is_ai:
+                raise NotAllowed("it is not the computer's turn")
+        elif user is None or seat.user_id != user.pk or seat.kind != Seat.Kind.HUMAN:
+            raise NotAllowed("it is not your turn")
+        elif seat.ai_takeover:
+            raise NotAllowed("the computer plays this seat now")
+        try:
+            new = engine.apply(state, action)
+        except IllegalAction as exc:
+            raise Refused(str(exc)) from None
+        try:
+            with transaction.atomic():
+                Action.objects.create(
+                    game=game,
+                    ply=game.ply + 1,
+                    seat=controller,
+                    user=None if by_ai else user,
+                    by_ai=by_ai,
+                    payload=action,
+                    events=new.events,
+                    key=key,
+                )
+        except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
+            raise Conflict("this move was already recorded") from None
+        game.ply += 1
+        game.state = new.to_json()
+        if new.controller() != controller or new.over:
+            game.turn_started_at = timezone.now()
+        game.to_move_seat = new.controller()
+        if new.over:
+            game.status = Game.Status.FINISHED
+            game.finished_at = timezone.now()
+        if not by_ai:
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=["timeouts_in_row"])
+        game.save()
+        _after_change(game, new)
+    return SubmitResult(ply=game.ply, duplicate=False)
+
+
+def _after_change(game: Game, state: State) -> None:
+    """Side effects of a committed change: the AI's turn if it is the AI's (STYLE.md habit 6)."""
+    if state.over:
+        return
+    seat = game.seats.get(index=state.controller())
+    if seat.is_ai:
+        from games.tasks import ai_play  # tasks import services: import at call time
+
+        game_id, ply = game.pk, game.ply
+        transaction.on_commit(lambda: ai_play.delay(game_id, ply))
+
+
+# -- moderation -----------------------------------------------------------------------------
+
+
+def _log(staff, action: str, target: str, reason: str) -> None:
+    if not reason.strip():
+        raise GameError("a moderation action needs a reason")
+    ModerationLog.objects.create(staff=staff, action=action, target=target[:200], reason=reason)
+
+
+def game_abort(*, game: Game, staff, reason: str) -> None:
+    with transaction.atomic():
+        game = _locked(game)
+        if game.is_over:
+            raise Conflict("the game is already over")
+        game.status = Game.Status.ABORTED
+        game.to_move_seat = None
+        game.abort_reason = reason[:200]
+        game.finished_at = timezone.now()
+        game.save()
+        _log(staff, "abort game", str(game), reason)
+
+
+def seat_hand_to_ai(*, seat: Seat, staff, reason: str, level: str = Seat.Level.CASUAL) -> None:
+    with transaction.atomic():
+        game = _locked(seat.game)
+        seat = game.seats.get(pk=seat.pk)
+        if seat.is_ai:
+            raise Conflict("the computer already plays this seat")
+        seat.ai_takeover, seat.ai_level = True, level
+        seat.save(update_fields=["ai_takeover", "ai_level"])
+        _log(staff, "hand seat to AI", f"{game} seat {seat.index + 1} ({seat.user})", reason)
+        if game.status == Game.Status.ACTIVE:
+            _after_change(game, game_state(game))
+
+
+def user_deactivate(*, user, staff, reason: str) -> None:
+    with transaction.atomic():
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+        _log(staff, "deactivate user", user.username, reason)
+
+
+def chat_hide(*, message: ChatMessage, staff, reason: str) -> None:
+    with transaction.atomic():
+        message.hidden = True
+        message.save(update_fields=["hidden"])
+        _log(
+            staff,
+            "hide chat message",
+            f"#{message.pk} by {message.user}: {message.text[:80]}",
+            reason,
+        )
+
+
+def report_resolve(*, report: Report, staff, status: str, reason: str) -> None:
+    with transaction.atomic():
+        report.status = status
+        report.save(update_fields=["status"])
+        _log(staff, f"report {status}", str(report), reason)
