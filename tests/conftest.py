@@ -1,1 +1,55 @@
-"""Shared fixtures. Kept minimal: each test folder adds its own conftest.py as it grows."""
+"""The fixed cast of the web tests: alice and bob play, carol may not see their hands, dave is
+staff. ``duel`` is a started 2-player shuffle game between alice (seat 0: blue and red) and bob
+(seat 1: yellow and green)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def make_user(db):
+    from django.contrib.auth import get_user_model
+
+    def make(username: str, **extra):
+        return get_user_model().objects.create_user(
+            username, f"{username}@example.com", f"{username}-password-1", **extra
+        )
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def dave(make_user):
+    return make_user("dave", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def duel(alice, bob):
+    from games import services
+    from games.services import SeatSpec
+
+    game = services.game_create(
+        creator=alice,
+        mode="shuffle",
+        players=2,
+        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+    )
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    return game
