@@ -53,3 +53,17 @@ def duel(alice, bob):
     services.game_join(game=game, user=bob)
     game.refresh_from_db()
     return game
+
+
+@pytest.fixture
+def require_postgres(db):
+    """Skip unless the tests run on PostgreSQL; with REQUIRE_SERVICES=1 (CI) fail instead."""
+    import os
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        message = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
