@@ -259,9 +259,10 @@ def apply(s: State, action: dict) -> State:
     kind = _action_kind(action)
     expected = STEP_ACTION[s.step]
     if kind != expected:
+        also = "; one card per turn, R6.9" if kind == "card" and s.step != "setup" else ""
         raise IllegalAction(
             f"a {kind!r} action is out of place: {COLOURS[s.turn]} must "
-            f"{STEP_WHAT[s.step]} now ({STEP_RULE[s.step]})"
+            f"{STEP_WHAT[s.step]} now ({STEP_RULE[s.step]}{also})"
         )
     n = s.copy()
     n.ply += 1
