@@ -129,6 +129,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "channels",
+    "allauth",
+    "allauth.account",
     "accounts",
     "games",
 ]
@@ -142,6 +144,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -181,6 +184,39 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Logging in goes through allauth (username or email); ModelBackend stays for the admin and for
+# django.contrib.auth's own authenticate() calls.
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+# django-allauth, the account app only (no social login). Names as of allauth 65.x: the older
+# ACCOUNT_AUTHENTICATION_METHOD / ACCOUNT_EMAIL_REQUIRED / ACCOUNT_USERNAME_REQUIRED are deprecated.
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+# Turn emails go to this address, so nobody plays before proving it is theirs.
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+# Following the link from the sign-up email (in the browser that signed up) logs the player in.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# One address per account, changed through allauth's verify-then-switch flow.
+ACCOUNT_CHANGE_EMAIL = True
+# Tell the owner when their password or email address changes.
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blokus Shuffle] "
+# ACCOUNT_RATE_LIMITS is left unset on purpose: allauth's defaults (login, failed logins, sign-up,
+# password reset, email confirmation ...) are on, counted in the default cache below.
+
+# --- Cache -------------------------------------------------------------------------------------
+
+# allauth's rate limits count in this cache. Local memory is per process: enough for one server
+# process; a deployment with several processes should point it at a shared cache (Redis).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Internationalisation ----------------------------------------------------------------------
 

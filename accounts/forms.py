@@ -1,0 +1,21 @@
+from django import forms
+
+from accounts.models import User, time_zone_names
+
+
+class SettingsForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["display_name", "time_zone", "email_turns", "reminder_hours"]
+        widgets = {"email_turns": forms.RadioSelect}
+        help_texts = {
+            "display_name": "Shown to other players instead of your username. Leave blank to "
+            "use your username.",
+            "time_zone": "Turn deadlines and reminders are shown in this time zone.",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A list to choose from; the model's validator still refuses any name not in it.
+        zones = sorted(time_zone_names())
+        self.fields["time_zone"].widget = forms.Select(choices=[(z, z) for z in zones])

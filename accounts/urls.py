@@ -1,0 +1,8 @@
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("players/<str:username>/", views.profile, name="profile"),
+    path("settings/", views.settings_page, name="settings"),
+]
