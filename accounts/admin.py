@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import User
+from games.admin import ReasonActionForm, deactivate_users
 
 
 @admin.register(User)
@@ -13,3 +14,6 @@ class BlokusUserAdmin(UserAdmin):
     )
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
+    # Deactivation goes through games.services.user_deactivate, which logs who, when and why.
+    actions = [deactivate_users]
+    action_form = ReasonActionForm

@@ -121,6 +121,7 @@ SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 
 INSTALLED_APPS = [
+    "daphne",  # runserver speaks ASGI, so `make run` serves websockets too
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -216,6 +217,8 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blokus Shuffle] "
 
 # allauth's rate limits count in this cache. Local memory is per process: enough for one server
 # process; a deployment with several processes should point it at a shared cache (Redis).
+# allauth's rate limits and the chat limits count in the cache: Redis when there is one, so that
+# every web process shares the counts; the embedded default keeps them in this process.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Internationalisation ----------------------------------------------------------------------
@@ -240,16 +243,34 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Blokus Shuffle <noreply@loca
 # --- Channels and Celery -----------------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} must start with redis:// or rediss://.")
 
-# TODO: when REDIS_URL is set, use channels_redis.core.RedisChannelLayer with
-# {"hosts": [REDIS_URL]}. channels_redis is not in requirements.txt yet, so for now every setting
-# keeps the in-memory layer, which only reaches consumers in this one process.
-CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    # One process only: enough for `make run`, where the web process also runs the tasks.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Eager by default: tasks run in-process when queued, so local runs and tests need no broker or
-# worker. A deployment with workers sets CELERY_TASK_ALWAYS_EAGER=false and a broker URL.
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", True)
+# worker. A deployment with workers sets CELERY_TASK_ALWAYS_EAGER=false and REDIS_URL.
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
+# Tasks are acknowledged after they ran and requeued if the worker dies (they are idempotent);
+# one task at a time per worker process, so a long AI turn does not hold others back.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis redelivers an unacknowledged task after this long: above the longest AI turn.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = TIME_ZONE

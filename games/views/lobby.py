@@ -1,32 +1,168 @@
-"""Lobby: home (open games), create, join, leave, invite link, my games, help. (stub)"""
+"""Lobby: home (open games), create, join, leave, invite link, my games, help."""
 
-from django.http import HttpResponse
-from django.shortcuts import render
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import engine, selectors, services
+from games.engine.cards import CARD_EFFECTS
+from games.forms import GameForm
+from games.models import Game, Seat
+
+YOUR_TURN_ON_HOME = 5
 
 
+@require_GET
 def home(request):
-    return render(request, "home.html")
+    games = list(selectors.open_games()[:50])
+    your_turn = []
+    if request.user.is_authenticated:
+        your_turn = selectors.my_games(request.user)["your_turn"][:YOUR_TURN_ON_HOME]
+    context = {
+        "open_rows": [_lobby_row(game, request.user) for game in games],
+        "your_turn": your_turn,
+    }
+    return render(request, "home.html", context)
 
 
+def _lobby_row(game: Game, user) -> dict:
+    seats = list(game.seats.all())
+    return {
+        "game": game,
+        "seats": seats,
+        "free": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
+        "mine": user.is_authenticated and any(s.user_id == user.pk for s in seats),
+    }
+
+
+@require_GET
 def help_page(request):
-    return HttpResponse("help", status=501)
+    cards = [
+        {
+            "name": engine.CARD_NAMES[kind],
+            "effect": CARD_EFFECTS[kind],
+            "count": engine.DEFAULT_RECIPE.get(kind, 0),
+        }
+        for kind in engine.CARD_KINDS
+    ]
+    return render(request, "help.html", {"cards": cards})
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
 def game_new(request):
-    return HttpResponse("not yet", status=501)
+    form = GameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(creator=request.user, **form.create_kwargs())
+        except services.GameError as exc:  # the engine's or the service's reason, inline
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Your game is ready.")
+            return redirect("game", public_id=game.public_id)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/new.html", {"form": form}, status=status)
 
 
+@login_required
+@require_GET
 def my_games(request):
-    return HttpResponse("not yet", status=501)
+    groups = selectors.my_games(request.user)
+    sections = [
+        ("your_turn", "Your turn"),
+        ("waiting", "Waiting for others"),
+        ("open", "Not started yet"),
+        ("finished", "Finished"),
+    ]
+    context = {
+        "sections": [{"key": key, "title": title, "games": groups[key]} for key, title in sections],
+        "any_games": any(groups.values()),
+    }
+    return render(request, "games/mine.html", context)
 
 
+@login_required
+@require_POST
 def game_join(request, public_id):
-    return HttpResponse("not yet", status=501)
+    token = request.POST.get("token", "")
+    game, _ = selectors.game_for_viewer(public_id, request.user, token=token)
+    try:
+        seat = services.game_join(game=game, user=request.user, token=token)
+    except services.GameError as exc:
+        back = reverse("game_invite", args=[public_id, token]) if token else _game_url(game)
+        return _refused(request, exc, back)
+    game.refresh_from_db(fields=["status"])
+    started = " The game has started." if game.status == Game.Status.ACTIVE else ""
+    messages.success(request, f"You took seat {seat.index + 1}.{started}")
+    return _go(request, _game_url(game))
 
 
+@login_required
+@require_POST
 def game_leave(request, public_id):
-    return HttpResponse("not yet", status=501)
+    game, _ = selectors.game_for_viewer(public_id, request.user)
+    try:
+        services.game_leave(game=game, user=request.user)
+    except services.GameError as exc:
+        return _refused(request, exc, _game_url(game))
+    game.refresh_from_db(fields=["status"])
+    if game.status == Game.Status.ABORTED:
+        messages.success(request, "You cancelled the game.")
+    else:
+        messages.success(request, "You left the game.")
+    # A private game is no longer visible to a player who left it: back to their list then.
+    try:
+        selectors.game_for_viewer(public_id, request.user)
+    except Http404:
+        return _go(request, reverse("my_games"))
+    return _go(request, _game_url(game))
 
 
+@login_required
+@require_GET
 def invite(request, public_id, token):
-    return HttpResponse("not yet", status=501)
+    game, seat = selectors.game_for_viewer(public_id, request.user, token=token)
+    # A wrong token is no invitation, even to a public game (constant time: no probing).
+    if not secrets.compare_digest(token.encode(), game.invite_token.encode()):
+        raise Http404("no such invitation")
+    context = {
+        "game": game,
+        "seats": list(game.seats.select_related("user")),
+        "my_seat": seat,
+        "token": token,
+        "joinable": game.status == Game.Status.OPEN and seat is None,
+    }
+    return render(request, "games/invite.html", context)
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _game_url(game: Game) -> str:
+    return reverse("game", kwargs={"public_id": game.public_id})
+
+
+def _go(request, url: str):
+    """Redirect; HTMX follows with a full page load so the new page's partials all refresh."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def _refused(request, exc: services.GameError, back: str):
+    """A refused join or leave: the reason inline for HTMX (with the error's status), else a
+    message on the page we send the user back to."""
+    if request.htmx:
+        return render(
+            request, "home.html#notice", {"notice": str(exc), "level": "error"}, status=exc.status
+        )
+    messages.error(request, str(exc))
+    return redirect(back)

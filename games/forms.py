@@ -1,0 +1,175 @@
+"""Forms of the lobby and history pages: create a game, upload a record.
+
+The forms check the shape of the input (choices, numbers, one seat for the creator); the rules
+themselves (a deck of 14 cards, a record's legality) are the engine's, reached through the services
+or ``games.engine.record`` so that the message shown names the rule.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from games import engine
+from games.engine import record as engine_record
+from games.models import Game, Seat
+from games.services import SeatSpec
+
+MAX_SEATS = 4
+RECORD_MAX_BYTES = 1024 * 1024  # 1 MB: a long four-player game is well under 100 kB
+
+SEAT_KINDS = [
+    ("me", "Me"),
+    ("invite", "Invite a player by username"),
+    ("open", "Open seat (anyone may join)"),
+    ("link", "Seat for whoever has the invite link"),
+    ("ai", "Computer"),
+]
+COLOUR_CHOICES = [(c, c.capitalize()) for c in engine.COLOURS]
+
+
+class GameForm(forms.Form):
+    mode = forms.ChoiceField(
+        choices=Game.Mode.choices, initial=Game.Mode.SHUFFLE, widget=forms.RadioSelect
+    )
+    players = forms.TypedChoiceField(
+        choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=2, widget=forms.RadioSelect
+    )
+    scoring = forms.ChoiceField(
+        choices=Game.Scoring.choices, initial=Game.Scoring.BASIC, widget=forms.RadioSelect
+    )
+    recipe = forms.ChoiceField(
+        label="Deck",
+        choices=[("default", "Default deck (R1.4)"), ("custom", "Custom deck")],
+        initial="default",
+        widget=forms.RadioSelect,
+    )
+    shared_color = forms.ChoiceField(
+        label="Shared colour (3 players)", choices=COLOUR_CHOICES, initial="green"
+    )
+    move_seconds = forms.TypedChoiceField(
+        label="Time per move", choices=Game.MOVE_TIMES, coerce=int, initial=24 * 3600
+    )
+    visibility = forms.ChoiceField(
+        choices=Game.Visibility.choices, initial=Game.Visibility.PUBLIC, widget=forms.RadioSelect
+    )
+    seating = forms.ChoiceField(
+        choices=Game.Seating.choices, initial=Game.Seating.CHOSEN, widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for kind in engine.CARD_KINDS:  # the custom recipe: one count per card kind
+            self.fields[f"card_{kind}"] = forms.IntegerField(
+                label=engine.CARD_NAMES[kind],
+                min_value=0,
+                max_value=14,
+                initial=engine.DEFAULT_RECIPE.get(kind, 0),
+                required=False,
+            )
+        for i in range(MAX_SEATS):
+            self.fields[f"seat{i}_kind"] = forms.ChoiceField(
+                label=f"Seat {i + 1}",
+                choices=SEAT_KINDS,
+                initial="me" if i == 0 else "open",
+            )
+            self.fields[f"seat{i}_username"] = forms.CharField(
+                label="Username", max_length=150, required=False
+            )
+            self.fields[f"seat{i}_level"] = forms.ChoiceField(
+                label="Level", choices=Seat.Level.choices, initial=Seat.Level.CASUAL
+            )
+
+    # -- groups of fields for the template --------------------------------------------------
+
+    def card_fields(self):
+        return [self[f"card_{kind}"] for kind in engine.CARD_KINDS]
+
+    def seat_rows(self):
+        return [
+            {
+                "number": i + 1,
+                "kind": self[f"seat{i}_kind"],
+                "username": self[f"seat{i}_username"],
+                "level": self[f"seat{i}_level"],
+            }
+            for i in range(MAX_SEATS)
+        ]
+
+    # -- validation -------------------------------------------------------------------------
+
+    def clean(self):
+        data = super().clean()
+        players = data.get("players")
+        if players is None:
+            return data
+        mine = 0
+        for i in range(players):  # seats past the player count are ignored
+            kind = data.get(f"seat{i}_kind")
+            if kind == "me":
+                mine += 1
+            if kind == "invite" and not (data.get(f"seat{i}_username") or "").strip():
+                self.add_error(f"seat{i}_username", "Give the username of the player to invite.")
+        if mine != 1:
+            raise forms.ValidationError("Take exactly one seat yourself (“Me”).")
+        if data.get("mode") == Game.Mode.SHUFFLE and data.get("recipe") == "custom":
+            for kind in engine.CARD_KINDS:
+                if data.get(f"card_{kind}") is None:
+                    self.add_error(f"card_{kind}", "Give a count (0 for none).")
+        return data
+
+    def seat_specs(self) -> list[SeatSpec]:
+        data = self.cleaned_data
+        specs = []
+        for i in range(data["players"]):
+            kind = data[f"seat{i}_kind"]
+            specs.append(
+                SeatSpec(
+                    kind,
+                    username=data[f"seat{i}_username"].strip() if kind == "invite" else "",
+                    level=data[f"seat{i}_level"] if kind == "ai" else "",
+                )
+            )
+        return specs
+
+    def deck_recipe(self) -> dict[str, int] | None:
+        """The custom recipe, or None for the default (the engine checks the total, R1.4)."""
+        data = self.cleaned_data
+        if data["mode"] != Game.Mode.SHUFFLE or data["recipe"] != "custom":
+            return None
+        return {kind: data[f"card_{kind}"] for kind in engine.CARD_KINDS}
+
+    def create_kwargs(self) -> dict:
+        """Keyword arguments for ``services.game_create`` (all but ``creator``)."""
+        data = self.cleaned_data
+        return {
+            "mode": data["mode"],
+            "players": data["players"],
+            "scoring": data["scoring"],
+            "seats": self.seat_specs(),
+            "deck_recipe": self.deck_recipe(),
+            "shared_color": data["shared_color"] if data["players"] == 3 else "",
+            "move_seconds": data["move_seconds"],
+            "visibility": data["visibility"],
+            "seating": data["seating"],
+        }
+
+
+class RecordUploadForm(forms.Form):
+    """A ``blokus-record/1`` file, read and replayed by the engine before anything is kept."""
+
+    record = forms.FileField(label="Record file (JSON, at most 1 MB)")
+
+    def clean_record(self):
+        upload = self.cleaned_data["record"]
+        if upload.size > RECORD_MAX_BYTES:
+            raise forms.ValidationError("The file is larger than 1 MB.")
+        raw = upload.read(RECORD_MAX_BYTES + 1)
+        try:
+            data = engine_record.parse(raw)
+            state = engine_record.replay(data)
+        except ValueError as exc:  # RecordError, IllegalAction: the message names the rule
+            raise forms.ValidationError(str(exc)) from None
+        except Exception:  # input the engine did not foresee: refuse it, never a 500
+            raise forms.ValidationError("The record could not be read.") from None
+        self.state = state
+        return data

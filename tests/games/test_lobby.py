@@ -1,0 +1,537 @@
+"""The lobby: creating games through the form, joining and leaving, invite links, my games, help."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import engine, services
+from games.models import Action, Game, Seat
+from games.services import SeatSpec
+
+pytestmark = pytest.mark.django_db
+
+
+def new_game_data(**overrides) -> dict:
+    """The new-game form as a browser posts it with its defaults, changed by ``overrides``."""
+    data = {
+        "mode": "shuffle",
+        "players": "2",
+        "scoring": "basic",
+        "recipe": "default",
+        "shared_color": "green",
+        "move_seconds": str(24 * 3600),
+        "visibility": "public",
+        "seating": "chosen",
+    }
+    for kind, count in engine.DEFAULT_RECIPE.items():
+        data[f"card_{kind}"] = str(count)
+    for i in range(4):
+        data[f"seat{i}_kind"] = "me" if i == 0 else "open"
+        data[f"seat{i}_username"] = ""
+        data[f"seat{i}_level"] = "casual"
+    data.update({key: str(value) for key, value in overrides.items()})
+    return data
+
+
+def open_game(creator, *, visibility="public", seats=None, players=2):
+    return services.game_create(
+        creator=creator,
+        mode="classic",
+        players=players,
+        seats=seats or [SeatSpec("me"), SeatSpec("open")],
+        visibility=visibility,
+    )
+
+
+def row_counts() -> tuple[int, int, int]:
+    return Game.objects.count(), Seat.objects.count(), Action.objects.count()
+
+
+# -- the lobby ------------------------------------------------------------------------------
+
+
+def test_the_lobby_lists_public_open_games_and_not_private_ones(client, alice):
+    public = open_game(alice)
+    private = open_game(alice, visibility="private")
+
+    response = client.get(reverse("home"))
+
+    assert response.status_code == 200
+    assert public.public_id.encode() in response.content
+    assert private.public_id.encode() not in response.content
+    assert b"Sign in to join" in response.content
+
+
+def test_the_lobby_shows_a_signed_in_player_the_games_waiting_for_their_move(client, duel, alice):
+    client.force_login(alice)
+
+    response = client.get(reverse("home"))
+
+    assert response.status_code == 200
+    assert [g.pk for g in response.context["your_turn"]] == [duel.pk]
+    assert reverse("game", args=[duel.public_id]).encode() in response.content
+
+
+def test_the_lobby_offers_a_join_button_to_others_and_not_to_the_creator(client, alice, bob):
+    game = open_game(alice)
+    client.force_login(bob)
+    join_url = reverse("game_join", args=[game.public_id]).encode()
+    assert join_url in client.get(reverse("home")).content
+
+    client.force_login(alice)
+    assert join_url not in client.get(reverse("home")).content
+
+
+# -- creating games -------------------------------------------------------------------------
+
+
+def test_the_new_game_form_needs_a_signed_in_user(client):
+    response = client.get(reverse("game_new"))
+
+    assert response.status_code == 302
+    assert "login" in response["Location"]
+
+
+def test_the_new_game_form_shows_every_choice(client, alice):
+    client.force_login(alice)
+
+    response = client.get(reverse("game_new"))
+
+    assert response.status_code == 200
+    for text in (b"Custom deck", b"Edge to Edge", b"Shared colour", b"Computer", b"invite link"):
+        assert text in response.content
+
+
+def test_it_creates_a_two_player_game_with_an_invitation(client, alice, bob):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("game_new"),
+        new_game_data(mode="classic", seat1_kind="invite", seat1_username="bob"),
+    )
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("game", args=[game.public_id])
+    assert (game.mode, game.players, game.status) == ("classic", 2, "open")
+    assert game.deck_recipe is None
+    seats = list(game.seats.order_by("index"))
+    assert [(s.kind, s.user) for s in seats] == [("human", alice), ("invited", bob)]
+
+
+def test_it_creates_a_four_player_game_with_seats_of_every_kind(client, alice, bob):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("game_new"),
+        new_game_data(
+            players=4,
+            scoring="advanced",
+            visibility="private",
+            seating="random",
+            move_seconds=3600,
+            seat0_kind="open",
+            seat1_kind="invite",
+            seat1_username="BOB",
+            seat2_kind="me",
+            seat3_kind="link",
+        ),
+    )
+
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert (game.players, game.scoring, game.visibility, game.seating, game.move_seconds) == (
+        4,
+        "advanced",
+        "private",
+        "random",
+        3600,
+    )
+    kinds = [(s.index, s.kind, s.user) for s in game.seats.order_by("index")]
+    assert kinds == [(0, "open", None), (1, "invited", bob), (2, "human", alice), (3, "link", None)]
+
+
+def test_it_creates_a_game_against_the_computer_that_starts_at_once(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("game_new"), new_game_data(seat0_kind="ai", seat0_level="expert", seat1_kind="me")
+    )
+
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.status == "active"
+    ai = game.seats.get(kind="ai")
+    assert ai.ai_level == "expert"
+
+
+def test_it_creates_a_shuffle_game_with_a_custom_deck(client, alice):
+    client.force_login(alice)
+    recipe = {kind: 0 for kind in engine.CARD_KINDS} | {"wild": 7, "warp": 7}
+    cards = {f"card_{kind}": count for kind, count in recipe.items()}
+
+    response = client.post(reverse("game_new"), new_game_data(recipe="custom", **cards))
+
+    assert response.status_code == 302
+    assert Game.objects.get().deck_recipe == recipe
+
+
+def test_a_custom_deck_is_ignored_unless_chosen(client, alice):
+    client.force_login(alice)
+
+    client.post(reverse("game_new"), new_game_data(card_wild=9))
+
+    assert Game.objects.get().deck_recipe is None
+
+
+def test_it_refuses_a_deck_of_the_wrong_size_with_the_rule(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("game_new"), new_game_data(recipe="custom", card_skip=3))
+
+    assert response.status_code == 400
+    assert b"must hold 14 cards, not 15 (R1.4)" in response.content
+    assert Game.objects.count() == 0
+
+
+def test_it_creates_a_three_player_game_with_the_shared_colour_chosen(client, alice):
+    client.force_login(alice)
+
+    client.post(reverse("game_new"), new_game_data(players=3, shared_color="red"))
+
+    game = Game.objects.get()
+    assert (game.players, game.shared_color) == (3, "red")
+    assert game.seats.count() == 3
+
+
+def test_the_shared_colour_is_green_unless_chosen_and_dropped_for_other_counts(client, alice):
+    client.force_login(alice)
+
+    client.post(reverse("game_new"), new_game_data(players=3))
+    client.post(reverse("game_new"), new_game_data(players=4, shared_color="red"))
+
+    three, four = Game.objects.order_by("created_at")
+    assert three.shared_color == "green"
+    assert four.shared_color == ""
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"seat1_kind": "me"}, "Take exactly one seat yourself"),
+        ({"seat0_kind": "open"}, "Take exactly one seat yourself"),
+        ({"seat1_kind": "invite"}, "Give the username of the player to invite."),
+        ({"seat1_kind": "invite", "seat1_username": "nobody"}, "there is no player called"),
+        ({"seat1_kind": "invite", "seat1_username": "alice"}, "you already have a seat"),
+        ({"players": "5"}, "Select a valid choice"),
+    ],
+)
+def test_it_refuses_bad_seats_inline(client, alice, overrides, message):
+    client.force_login(alice)
+
+    response = client.post(reverse("game_new"), new_game_data(**overrides))
+
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_seats_past_the_player_count_are_ignored(client, alice):
+    client.force_login(alice)
+
+    client.post(reverse("game_new"), new_game_data(players=2, seat3_kind="me"))
+
+    assert Game.objects.get().seats.count() == 2
+
+
+# -- joining, leaving, invite links ---------------------------------------------------------
+
+
+def test_a_player_joins_an_open_public_game(client, alice, bob):
+    game = open_game(alice)
+    client.force_login(bob)
+
+    response = client.post(reverse("game_join", args=[game.public_id]))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("game", args=[game.public_id])
+    game.refresh_from_db()
+    assert game.status == "active"
+    assert game.seats.get(index=1).user == bob
+    follow = client.get(reverse("my_games"))
+    assert "You took seat 2. The game has started." in follow.content.decode()
+
+
+def test_joining_a_started_game_is_refused_with_a_message(client, duel, carol):
+    client.force_login(carol)
+
+    response = client.post(reverse("game_join", args=[duel.public_id]))
+
+    assert response.status_code == 302
+    messages = [str(m) for m in response.wsgi_request._messages]
+    assert messages == ["this game is no longer taking players"]
+
+
+def test_a_refused_join_answers_htmx_with_its_status(client, duel, carol):
+    client.force_login(carol)
+
+    response = client.post(
+        reverse("game_join", args=[duel.public_id]), headers={"HX-Request": "true"}
+    )
+
+    assert response.status_code == 409
+    assert b"no longer taking players" in response.content
+    assert b"<html" not in response.content
+
+
+def test_a_successful_htmx_join_redirects_the_page(client, alice, bob):
+    game = open_game(alice)
+    client.force_login(bob)
+
+    response = client.post(
+        reverse("game_join", args=[game.public_id]), headers={"HX-Request": "true"}
+    )
+
+    assert response.headers["HX-Redirect"] == reverse("game", args=[game.public_id])
+
+
+def test_a_private_game_does_not_exist_for_carol_without_its_token(client, alice, carol):
+    game = open_game(alice, visibility="private")
+    client.force_login(carol)
+
+    assert client.post(reverse("game_join", args=[game.public_id])).status_code == 404
+    assert client.get(reverse("game_invite", args=[game.public_id, "wrong"])).status_code == 404
+    assert (
+        client.post(reverse("game_join", args=[game.public_id]), {"token": "wrong"}).status_code
+        == 404
+    )
+    assert game.seats.filter(user=carol).count() == 0
+
+
+def test_carol_joins_a_private_game_with_the_invite_link(client, alice, carol):
+    game = open_game(alice, visibility="private", seats=[SeatSpec("me"), SeatSpec("link")])
+    client.force_login(carol)
+    invite_url = reverse("game_invite", args=[game.public_id, game.invite_token])
+
+    page = client.get(invite_url)
+    assert page.status_code == 200
+    assert b"Take a seat" in page.content
+    assert game.invite_token.encode() in page.content  # the form carries it to game_join
+
+    response = client.post(
+        reverse("game_join", args=[game.public_id]), {"token": game.invite_token}
+    )
+
+    assert response.status_code == 302
+    assert game.seats.get(index=1).user == carol
+    game.refresh_from_db()
+    assert game.status == "active"
+    again = client.get(invite_url)
+    assert b"You already have a seat" in again.content
+
+
+def test_a_link_seat_is_not_taken_without_the_link(client, alice, carol):
+    game = open_game(alice, seats=[SeatSpec("me"), SeatSpec("link")])
+    client.force_login(carol)
+
+    response = client.post(reverse("game_join", args=[game.public_id]))
+
+    assert response.status_code == 302
+    assert [str(m) for m in response.wsgi_request._messages] == ["there is no seat here for you"]
+    assert game.seats.filter(user=carol).count() == 0
+
+
+def test_the_invite_page_needs_a_signed_in_user(client, alice):
+    game = open_game(alice, visibility="private")
+
+    response = client.get(reverse("game_invite", args=[game.public_id, game.invite_token]))
+
+    assert response.status_code == 302
+    assert "login" in response["Location"]
+
+
+def test_a_wrong_token_is_no_invitation_even_to_a_public_game(client, alice, carol):
+    game = open_game(alice)
+    client.force_login(carol)
+
+    response = client.get(reverse("game_invite", args=[game.public_id, "not-the-token"]))
+
+    assert response.status_code == 404
+
+
+def test_an_invited_player_joins_without_a_token(client, alice, bob):
+    game = open_game(
+        alice, visibility="private", seats=[SeatSpec("me"), SeatSpec("invite", username="bob")]
+    )
+    client.force_login(bob)
+
+    client.post(reverse("game_join", args=[game.public_id]))
+
+    assert game.seats.get(index=1).kind == "human"
+
+
+def test_a_player_leaves_before_the_start_and_the_seat_opens_again(client, alice, bob, carol):
+    game = open_game(alice, players=3, seats=[SeatSpec("me"), SeatSpec("open"), SeatSpec("open")])
+    services.game_join(game=game, user=bob)
+    client.force_login(bob)
+
+    response = client.post(reverse("game_leave", args=[game.public_id]))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("game", args=[game.public_id])
+    assert game.seats.filter(user=bob).count() == 0
+    assert game.seats.filter(kind="open").count() == 2
+
+
+def test_leaving_a_private_game_goes_back_to_my_games(client, alice, bob):
+    game = open_game(
+        alice,
+        visibility="private",
+        players=3,
+        seats=[SeatSpec("me"), SeatSpec("invite", username="bob"), SeatSpec("open")],
+    )
+    services.game_join(game=game, user=bob)
+    client.force_login(bob)
+
+    response = client.post(reverse("game_leave", args=[game.public_id]))
+
+    assert response["Location"] == reverse("my_games")
+
+
+def test_the_creator_leaving_cancels_the_game(client, alice):
+    game = open_game(alice)
+    client.force_login(alice)
+
+    client.post(reverse("game_leave", args=[game.public_id]))
+
+    game.refresh_from_db()
+    assert game.status == "aborted"
+
+
+def test_leaving_a_started_game_is_refused(client, duel, bob):
+    client.force_login(bob)
+
+    response = client.post(
+        reverse("game_leave", args=[duel.public_id]), headers={"HX-Request": "true"}
+    )
+
+    assert response.status_code == 409
+    assert duel.seats.get(index=1).user == bob
+
+
+def test_join_and_leave_take_only_posts(client, alice, bob):
+    game = open_game(alice)
+    client.force_login(bob)
+
+    assert client.get(reverse("game_join", args=[game.public_id])).status_code == 405
+    assert client.get(reverse("game_leave", args=[game.public_id])).status_code == 405
+    assert game.seats.filter(user=bob).count() == 0
+
+
+# -- my games -------------------------------------------------------------------------------
+
+
+def test_my_games_lists_my_turn_then_waiting_then_open_then_finished(client, alice, bob):
+    mine_to_move = services.game_create(
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+    )
+    theirs_to_move = services.game_create(
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec("ai", level="beginner"), SeatSpec("me")],
+    )
+    waiting = open_game(alice)
+    cancelled = open_game(alice)
+    services.game_leave(game=cancelled, user=alice)
+    client.force_login(alice)
+
+    response = client.get(reverse("my_games"))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    positions = [
+        content.index(g.public_id) for g in (mine_to_move, theirs_to_move, waiting, cancelled)
+    ]
+    assert positions == sorted(positions)
+    assert [s["key"] for s in response.context["sections"]] == [
+        "your_turn",
+        "waiting",
+        "open",
+        "finished",
+    ]
+
+
+def test_my_games_shows_the_invite_link_of_my_open_games_only(client, alice, bob):
+    mine = open_game(alice)
+    theirs = open_game(bob, seats=[SeatSpec("me"), SeatSpec("open"), SeatSpec("open")], players=3)
+    services.game_join(game=theirs, user=alice)
+    client.force_login(alice)
+
+    content = client.get(reverse("my_games")).content.decode()
+
+    assert reverse("game_invite", args=[mine.public_id, mine.invite_token]) in content
+    assert theirs.invite_token not in content
+
+
+def test_my_games_needs_a_signed_in_user(client):
+    assert client.get(reverse("my_games")).status_code == 302
+
+
+# -- help -----------------------------------------------------------------------------------
+
+
+def test_the_help_page_explains_both_modes_and_the_sites_decisions(client):
+    response = client.get(reverse("help"))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    for text in (
+        "classic",
+        "Edge to Edge",
+        "Double Play",
+        "Two and three players",
+        "How this site settles open points",
+        "first main turn is player 2",
+        "different</em> set of squares",
+        "SplitMix64",
+        "Skip ×2, Reverse ×2",
+    ):
+        assert text in content
+
+
+# -- safety ---------------------------------------------------------------------------------
+
+
+def test_the_posts_need_the_csrf_token(alice, bob):
+    game = open_game(alice)
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(bob)
+
+    assert browser.post(reverse("game_new"), new_game_data()).status_code == 403
+    assert browser.post(reverse("game_join", args=[game.public_id])).status_code == 403
+    assert browser.post(reverse("game_leave", args=[game.public_id])).status_code == 403
+    assert game.seats.filter(user=bob).count() == 0
+    assert Game.objects.count() == 1
+
+
+def test_the_lobby_pages_write_nothing(client, alice, duel):
+    game = open_game(alice, visibility="private")
+    client.force_login(alice)
+    before = row_counts(), list(Game.objects.values().order_by("pk"))
+
+    for url in (
+        reverse("home"),
+        reverse("help"),
+        reverse("game_new"),
+        reverse("my_games"),
+        reverse("game_invite", args=[game.public_id, game.invite_token]),
+    ):
+        assert client.get(url).status_code == 200
+
+    assert (row_counts(), list(Game.objects.values().order_by("pk"))) == before
