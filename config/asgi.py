@@ -1,8 +1,7 @@
-"""ASGI entry point: Channels routes each protocol. Only HTTP for now; websockets come later."""
+"""ASGI entry point: HTTP goes to Django, websockets to the Channels consumers."""
 
 import os
 
-from channels.routing import ProtocolTypeRouter
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -10,9 +9,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Initialise Django (apps, settings) before anything that imports models.
 django_asgi_app = get_asgi_application()
 
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # TODO: "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(...))),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
     }
 )

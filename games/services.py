@@ -307,20 +307,27 @@ def action_submit(
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
         game.save()
-        _after_change(game, new)
+        _after_change(game, new, turn_changed=new.controller() != controller)
     return SubmitResult(ply=game.ply, duplicate=False)
 
 
-def _after_change(game: Game, state: State) -> None:
-    """Side effects of a committed change: the AI's turn if it is the AI's (STYLE.md habit 6)."""
+def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> None:
+    """Side effects of a committed change (STYLE.md habit 6): a nudge to every page watching the
+    game, a turn notice to the player who decides next, or the computer's turn. A rolled-back
+    change queues nothing."""
+    from games import notifications
+    from games.tasks import ai_play  # tasks import services: import at call time
+
+    game_id, public_id, ply = game.pk, game.public_id, game.ply
+    transaction.on_commit(lambda: notifications.game_changed(public_id, ply))
     if state.over:
         return
-    seat = game.seats.get(index=state.controller())
+    seat = game.seats.select_related("user").get(index=state.controller())
     if seat.is_ai:
-        from games.tasks import ai_play  # tasks import services: import at call time
-
-        game_id, ply = game.pk, game.ply
         transaction.on_commit(lambda: ai_play.delay(game_id, ply))
+    elif seat.user_id is not None and turn_changed:
+        user_id, title = seat.user_id, f"Your turn: {game}"
+        transaction.on_commit(lambda: notifications.your_turn(user_id, public_id, title))
 
 
 # -- moderation -----------------------------------------------------------------------------

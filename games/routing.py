@@ -1,0 +1,8 @@
+from django.urls import path
+
+from games import consumers
+
+websocket_urlpatterns = [
+    path("ws/games/<str:public_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/me/", consumers.UserConsumer.as_asgi()),
+]

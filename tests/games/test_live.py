@@ -1,0 +1,109 @@
+"""Live updates: websocket nudges (Channels) after committed moves, turn notices, presence."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
+
+from games import engine, notifications, services
+from games.models import Game
+from games.routing import websocket_urlpatterns
+from games.services import SeatSpec
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def first_move(game: Game, user) -> None:
+    game.refresh_from_db()
+    action = engine.legal_actions(services.game_state(game))[0]
+    services.action_submit(game=game, user=user, action=action, expected_ply=game.ply)
+
+
+async def connect(path: str, user) -> tuple[WebsocketCommunicator, bool]:
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def test_players_and_spectators_get_a_nudge_after_each_move(duel, alice, bob, carol):
+    watchers = []
+    for user in (alice, bob, carol, AnonymousUser()):  # duel is public: spectators may watch
+        communicator, connected = await connect(f"/ws/games/{duel.public_id}/", user)
+        assert connected
+        watchers.append(communicator)
+    await sync_to_async(first_move)(duel, alice)
+    for communicator in watchers:
+        message = await communicator.receive_json_from(timeout=2)
+        assert message == {"type": "game.changed", "ply": 1}  # a nudge, nothing hidden
+        await communicator.disconnect()
+
+
+async def test_a_private_game_refuses_spectators(alice, bob, carol):
+    game = await sync_to_async(services.game_create)(
+        creator=alice,
+        mode="shuffle",
+        players=2,
+        visibility=Game.Visibility.PRIVATE,
+        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+    )
+    for user in (carol, AnonymousUser()):
+        communicator, connected = await connect(f"/ws/games/{game.public_id}/", user)
+        assert not connected
+    communicator, connected = await connect(f"/ws/games/{game.public_id}/", bob)
+    assert connected  # invited
+    await communicator.disconnect()
+    communicator, connected = await connect("/ws/games/nonexistent/", alice)
+    assert not connected
+
+
+async def test_the_next_player_is_told_it_is_their_turn_on_any_page(duel, alice, bob):
+    communicator, connected = await connect("/ws/me/", bob)
+    assert connected
+    assert await sync_to_async(notifications.is_online)(bob.pk)
+    await sync_to_async(first_move)(duel, alice)  # blue's setup: yellow (bob) is next
+    message = await communicator.receive_json_from(timeout=2)
+    assert message["type"] == "your.turn" and message["game"] == duel.public_id
+    await communicator.disconnect()
+    assert not await sync_to_async(notifications.is_online)(bob.pk)
+
+
+async def test_anonymous_users_have_no_user_channel():
+    communicator, connected = await connect("/ws/me/", AnonymousUser())
+    assert not connected
+
+
+async def test_a_rolled_back_move_sends_nothing(duel, alice):
+    communicator, connected = await connect(f"/ws/games/{duel.public_id}/", alice)
+    assert connected
+
+    def move_then_fail():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            first_move(duel, alice)
+            raise RuntimeError("something after the move failed")
+
+    await sync_to_async(move_then_fail)()
+    assert await communicator.receive_nothing(timeout=0.3)
+    duel_ply = await sync_to_async(lambda: Game.objects.get(pk=duel.pk).ply)()
+    assert duel_ply == 0
+    await communicator.disconnect()
+
+
+async def test_the_asgi_app_refuses_a_foreign_origin(duel):
+    from config.asgi import application
+
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{duel.public_id}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{duel.public_id}/", headers=[(b"origin", b"http://localhost")]
+    )
+    connected, _ = await communicator.connect()
+    assert connected  # public game, anonymous spectator, allowed origin
+    await communicator.disconnect()
