@@ -176,7 +176,10 @@ def test_the_waiting_player_sees_whose_turn_it_is(duel, bob):
 
     assert "Blue</strong> to move" in content and "(alice)" in content
     assert "Your move" not in content
-    assert f'hx-get="{panel_url(duel)}" hx-trigger="every 20s"' in content
+    assert f'hx-get="{panel_url(duel)}" hx-trigger="every 60s"' in content
+    # The live socket nudges the page as soon as a move lands (static/js/live.js).
+    assert f'data-live="/ws/games/{duel.public_id}/"' in content
+    assert f'data-refresh="{panel_url(duel)}"' in content
 
 
 def test_the_page_shows_supply_counts_discards_direction_and_effects(duel, alice):
