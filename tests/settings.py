@@ -19,3 +19,7 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Each test process keeps its own cache: pytest-xdist workers share one Redis, and the rate-limit
+# tests clear and count in the cache. The Redis-backed settings are exercised by the integration
+# tests that start real services.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
