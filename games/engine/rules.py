@@ -15,6 +15,13 @@ Decisions taken where RULES.md leaves a point open (also on the help page):
   players a blue piece may lean on a red one.
 * A player whose Double Play first piece empties the colour's supply places no second piece (R6.6:
   no second placement exists).
+* The card a Draw 2 does not keep goes to the bottom of the pile before the kept card is played,
+  so a kept Draw 2 may draw it again (R6.3).
+* A Wild piece is checked against the declared colour only: it may share a side with its real
+  colour (R6.4). Edge to Edge needs no free corner even for a colour with no piece on the board.
+* Ties share the place and the next place is skipped: scores 10, 10, 12 rank 1, 1, 3 (R8.3).
+* The +5 of R8.4 looks at the last piece the colour itself placed; a Warp moves a piece but is not
+  a placement by its colour.
 """
 
 from __future__ import annotations
