@@ -66,6 +66,31 @@ def _csv(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def _hosts(name: str, value: str) -> list[str]:
+    """Host names as Django matches them: example.com, .example.com (and subdomains), or *."""
+    hosts = _csv(value)
+    for host in hosts:
+        if "/" in host or host.count(":") == 1:
+            raise ImproperlyConfigured(
+                f"{name}: {host!r} is not a host name: list names such as example.com or "
+                ".example.com, without a scheme, path or port."
+            )
+    return hosts
+
+
+def _origins(name: str, value: str) -> list[str]:
+    """Origins as Django's CSRF check compares them: scheme://host[:port], nothing after."""
+    origins = _csv(value)
+    for origin in origins:
+        parts = urlsplit(origin)
+        if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path not in {"", "/"}:
+            raise ImproperlyConfigured(
+                f"{name}: {origin!r} is not an origin: write https://example.com "
+                "(scheme and host, optionally :port, no path)."
+            )
+    return origins
+
+
 def parse_database_url(url: str, *, base_dir: Path = BASE_DIR) -> dict:
     """Turn a DATABASE_URL into a DATABASES entry (by hand: two schemes are all we need).
 
@@ -113,12 +138,25 @@ if DEBUG:
 else:
     # No default outside DEBUG: a production site must never run on a key from the repository.
     SECRET_KEY = env_str("SECRET_KEY")
+    # `check --deploy` would only warn (security.W009); a weak key signs sessions and password
+    # reset links, so production refuses to start on one.
+    if (
+        len(SECRET_KEY) < 50
+        or len(set(SECRET_KEY)) < 5
+        or SECRET_KEY.startswith("django-insecure-")
+    ):
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be at least 50 random characters (and not django-insecure-...): "
+            "generate one with python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
 
 # Comma-separated; required outside DEBUG (an empty list would refuse every request).
-ALLOWED_HOSTS = _csv(env_str("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else _UNSET))
-CSRF_TRUSTED_ORIGINS = _csv(env_str("CSRF_TRUSTED_ORIGINS", ""))
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+ALLOWED_HOSTS = _hosts(
+    "ALLOWED_HOSTS", env_str("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else _UNSET)
+)
+# Needed only when a form is posted from another origin than the page's host (a proxy that
+# rewrites the Host header); each entry is https://host[:port].
+CSRF_TRUSTED_ORIGINS = _origins("CSRF_TRUSTED_ORIGINS", env_str("CSRF_TRUSTED_ORIGINS", ""))
 
 INSTALLED_APPS = [
     "daphne",  # runserver speaks ASGI, so `make run` serves websockets too
@@ -138,6 +176,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Right after SecurityMiddleware (HTTPS redirect, HSTS) and before everything else: a static
+    # file is answered here without sessions, CSRF or a database query.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -167,12 +209,88 @@ TEMPLATES = [
     },
 ]
 
+# --- HTTPS and security headers ----------------------------------------------------------------
+
+# Behind a TLS-terminating proxy (nginx, a load balancer) Django sees plain HTTP and learns the
+# original scheme from X-Forwarded-Proto. Only set BEHIND_PROXY=true when that proxy sets the
+# header itself and drops any copy a client sent: otherwise anyone can claim to be on HTTPS.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# HSTS is sent on HTTPS responses only. Browsers remember it for SECURE_HSTS_SECONDS, and a
+# preloaded domain is built into them: start lower (SECURE_HSTS_SECONDS=3600) on a new domain.
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy, by Django's own middleware (django.middleware.csp). Every script is a
+# file under /static/ (htmx 2, js/live.js) and needs no eval. hx-on attributes are blocked: htmx
+# compiles them with new Function, which only 'unsafe-eval' allows; put that behaviour in a static
+# script or in htmx-config (responseHandling) instead.
+# style-src allows 'unsafe-inline' and nothing else inline: templates carry style attributes
+# (base.html's logout form, play.html's --w piece width) and htmx injects its indicator <style>.
+# connect-src 'self' covers the websockets (ws:/wss: to the page's own host, CSP level 3; Chrome
+# 71+, Firefox, Safari 15.4+).
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "form-action": ["'self'"],
+    "base-uri": ["'self'"],
+}
+# Enforced in production. Under DEBUG it is sent as Content-Security-Policy-Report-Only: the
+# browser console names what production would block, and nothing breaks while developing.
+CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", DEBUG)
+SECURE_CSP = {} if CSP_REPORT_ONLY else CONTENT_SECURITY_POLICY
+SECURE_CSP_REPORT_ONLY = CONTENT_SECURITY_POLICY if CSP_REPORT_ONLY else {}
+
 # --- Database ----------------------------------------------------------------------------------
 
 DATABASES = {
     "default": parse_database_url(env_str("DATABASE_URL", "sqlite:///db.sqlite3")),
 }
+_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+# PostgreSQL connections come from Django's pool (psycopg 3 + psycopg_pool), one pool per
+# process: a request borrows a connection instead of opening one (~ms on every request), and
+# the pool caps how many a process holds, which ASGI (a thread per concurrent request) needs.
+DATABASE_POOL = env_bool("DATABASE_POOL", _POSTGRES)
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0)
+if DATABASE_POOL:
+    if not _POSTGRES:
+        raise ImproperlyConfigured("DATABASE_POOL=true needs a postgres:// DATABASE_URL.")
+    if DATABASES["default"]["CONN_MAX_AGE"]:
+        raise ImproperlyConfigured(
+            "DATABASE_CONN_MAX_AGE must be 0 with the connection pool: the pool keeps "
+            "connections open (set DATABASE_POOL=false to use persistent connections instead)."
+        )
+    try:
+        import psycopg_pool  # noqa: F401
+    except ImportError:
+        raise ImproperlyConfigured(
+            "DATABASE_POOL=true needs psycopg_pool (pip install psycopg-pool), "
+            "or set DATABASE_POOL=false."
+        ) from None
+    # A sync (WSGI) worker uses one connection at a time; ASGI runs each request in its own
+    # thread, so there the pool grows towards max_size under load.
+    _pool_min = env_int("DATABASE_POOL_MIN_SIZE", 1, minimum=0)
+    _pool_max = env_int("DATABASE_POOL_MAX_SIZE", 10, minimum=max(_pool_min, 1))
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": _pool_min,
+        "max_size": _pool_max,
+        # Seconds a request waits for a free connection before failing (psycopg_pool's default).
+        "timeout": env_int("DATABASE_POOL_TIMEOUT", 30, minimum=1),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts ----------------------------------------------------------------------------------
@@ -221,6 +339,27 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blokus Shuffle] "
 # every web process shares the counts; the embedded default keeps them in this process.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# --- Logging -----------------------------------------------------------------------------------
+
+# Everything to stderr, where the process manager (systemd, docker) collects it. Without this,
+# Django sends the traceback of a server error to ADMINS by email only, and with no ADMINS
+# configured it is lost.
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL={LOG_LEVEL!r} is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL."
+    )
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name} [{process}] {message}", "style": "{"},
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {"django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False}},
+}
+
 # --- Internationalisation ----------------------------------------------------------------------
 
 LANGUAGE_CODE = "en-gb"
@@ -234,11 +373,39 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # collectstatic's target; /out/ is gitignored.
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "out" / "static")))
+# WhiteNoise serves STATIC_ROOT from every web process. Outside DEBUG the files get content
+# hashes in their names (htmx.min.<hash>.js) and gzip copies, so browsers may cache them forever;
+# that needs `manage.py collectstatic` before the server starts (a missing file is an error).
+# Under DEBUG they are served as they are, straight from static/ and the apps.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 # --- Email -------------------------------------------------------------------------------------
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Blokus Shuffle <noreply@localhost>")
+# The SMTP backend's server (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend).
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)  # STARTTLS, usually port 587
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # implicit TLS, usually port 465
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set EMAIL_USE_TLS or EMAIL_USE_SSL, not both.")
+# Seconds before a stuck SMTP connection fails (and the email task retries), instead of holding
+# a worker for ever.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+# The site's address as players reach it, for the absolute links in emails (no trailing slash).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://.")
 
 # --- Channels and Celery -----------------------------------------------------------------------
 
@@ -274,3 +441,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Redis redelivers an unacknowledged task after this long: above the longest AI turn.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = TIME_ZONE
+# `celery -A config beat` (one beat process per deployment): the deadline scan, every minute. A
+# scan still queued when the next one is due expires instead of piling up.
+CELERY_BEAT_SCHEDULE = {
+    "scan-deadlines": {
+        "task": "games.tasks.scan_deadlines",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+}

@@ -101,6 +101,9 @@ class Game(models.Model):
         indexes = [
             # The lobby: open public games, newest first.
             models.Index(fields=["status", "visibility", "-created_at"], name="game_lobby_idx"),
+            # The deadline scan (games.deadlines): active games whose turn started before a
+            # cut-off (now − move_seconds for overdue turns, now − reminder_hours for reminders).
+            models.Index(fields=["status", "turn_started_at"], name="game_turn_clock_idx"),
         ]
 
     def __str__(self) -> str:
@@ -261,3 +264,45 @@ class ModerationLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.staff} {self.action} {self.target}"
+
+
+class TurnNotice(models.Model):
+    """One email about one turn to one seat's player: claimed before sending, so that a task
+    delivered twice, or retried after the mail went out, never sends it again (games.emails).
+
+    ``ply`` is the ply at which the turn began (the seat took control); for "timeout" and
+    "takeover" notices, the ply at which the timed-out turn began.
+    """
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "Your turn"
+        REMINDER = "reminder", "Reminder"
+        TIMEOUT = "timeout", "The computer played your turn"
+        TAKEOVER = "takeover", "The computer took a seat"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Not sent (yet)"  # created, or released after a failed attempt
+        SENDING = "sending", "Being sent"  # claimed by one task run
+        SENT = "sent", "Sent"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notices")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="notices")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One email per seat, turn and kind; the reminder scan's "not yet reminded" subquery
+            # looks rows up by these three columns, which this constraint's index serves.
+            models.UniqueConstraint(fields=["seat", "ply", "kind"], name="turnnotice_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game.public_id} seat {self.seat.index + 1} ply {self.ply}: {self.kind}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -247,12 +248,15 @@ def action_submit(
     expected_ply: int,
     key: str = "",
     by_ai: bool = False,
+    on_behalf: bool = False,
 ) -> SubmitResult:
     """Play one action for the seat that controls the decision now.
 
     Locks the game row, so concurrent submissions are served one at a time: the first one moves
     the ply on and the others find a stale ``expected_ply`` (409) or their own idempotency key
     (the same answer again). The action row and the new snapshot commit together or not at all.
+    ``by_ai`` plays for a computer seat; with ``on_behalf`` too, for a human seat whose time ran
+    out (only ``turn_timeout`` does that: the action is recorded as the computer's).
     """
     key = (key or "")[:64]
     with transaction.atomic():
@@ -271,7 +275,7 @@ def action_submit(
         controller = state.controller()
         seat = game.seats.get(index=controller)
         if by_ai:
-            if not seat.is_ai:
+            if not (seat.is_ai or (on_behalf and seat.kind == Seat.Kind.HUMAN)):
                 raise NotAllowed("it is not the computer's turn")
         elif user is None or seat.user_id != user.pk or seat.kind != Seat.Kind.HUMAN:
             raise NotAllowed("it is not your turn")
@@ -316,7 +320,7 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
     game, a turn notice to the player who decides next, or the computer's turn. A rolled-back
     change queues nothing."""
     from games import notifications
-    from games.tasks import ai_play  # tasks import services: import at call time
+    from games.tasks import ai_play, send_turn_email  # tasks import services: at call time
 
     game_id, public_id, ply = game.pk, game.public_id, game.ply
     transaction.on_commit(lambda: notifications.game_changed(public_id, ply))
@@ -328,6 +332,82 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
     elif seat.user_id is not None and turn_changed:
         user_id, title = seat.user_id, f"Your turn: {game}"
         transaction.on_commit(lambda: notifications.your_turn(user_id, public_id, title))
+        if seat.user.email_turns == User.EmailTurns.EVERY:
+            # ``ply`` is where this turn begins: the task sends nothing once it has been played.
+            # Robust: a mail server that is down must not turn a committed move into an error.
+            transaction.on_commit(
+                lambda: send_turn_email.delay(game_id, ply, user_id, "turn"), robust=True
+            )
+
+
+# -- deadlines ------------------------------------------------------------------------------
+
+TIMEOUTS_BEFORE_TAKEOVER = 3  # timeouts in a row after which the computer keeps the seat
+TIMEOUT_LEVEL = Seat.Level.CASUAL  # plays timed-out turns and taken-over seats
+
+
+def turn_timeout(*, game: Game, ply: int) -> bool:
+    """The computer plays an overdue turn for its human player (games.deadlines finds them).
+
+    Re-checks under the game's lock that the turn is still overdue at ``ply`` (a move that came
+    in meanwhile wins), then plays the whole rest of the seat's turn: every decision until
+    another seat controls the game, since the move clock only restarts then. The third timeout
+    in a row hands the seat to the computer for the rest of the game. Returns whether it played.
+    """
+    from games.ai import choose_action
+    from games.deadlines import turn_start_ply
+    from games.tasks import send_turn_email
+
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status != Game.Status.ACTIVE or game.ply != ply or game.turn_started_at is None:
+            return False
+        if game.turn_started_at + timedelta(seconds=game.move_seconds) > timezone.now():
+            return False
+        state = game_state(game)
+        seat = game.seats.select_related("user").get(index=state.controller())
+        if seat.kind != Seat.Kind.HUMAN or seat.is_ai:
+            return False  # a computer seat is ai_play's business
+        began = turn_start_ply(game.pk, seat.index)
+        seat.timeouts_in_row += 1
+        seat.save(update_fields=["timeouts_in_row"])
+        while not state.over and state.controller() == seat.index:
+            action = choose_action(state, level=TIMEOUT_LEVEL, seed=game.pk * 100003 + game.ply)
+            result = action_submit(
+                game=game,
+                action=action,
+                expected_ply=game.ply,
+                key=f"timeout:{game.ply + 1}",
+                by_ai=True,
+                on_behalf=True,
+            )
+            if result.duplicate:  # cannot happen under the lock; never loop on it
+                break
+            game = Game.objects.get(pk=game.pk)
+            state = game_state(game)
+        game_id, user_id = game.pk, seat.user_id
+        if seat.timeouts_in_row < TIMEOUTS_BEFORE_TAKEOVER:
+            transaction.on_commit(
+                lambda: send_turn_email.delay(game_id, began, user_id, "timeout"), robust=True
+            )
+            return True
+        seat.ai_takeover, seat.ai_level = True, TIMEOUT_LEVEL
+        seat.save(update_fields=["ai_takeover", "ai_level"])
+        # Everyone seated is told, the player whose seat it was first.
+        told = [user_id] + [
+            s.user_id
+            for s in game.seats.filter(kind=Seat.Kind.HUMAN).exclude(pk=seat.pk)
+            if s.user_id is not None
+        ]
+        about = seat.index
+        for recipient in told:
+            transaction.on_commit(
+                lambda recipient=recipient: send_turn_email.delay(
+                    game_id, began, recipient, "takeover", about=about
+                ),
+                robust=True,
+            )
+    return True
 
 
 # -- moderation -----------------------------------------------------------------------------

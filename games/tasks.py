@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import smtplib
+
 from celery import shared_task
 
-from games import services
+from games import deadlines, emails, services
 from games.ai import choose_action
 from games.models import Game
 
@@ -27,3 +29,34 @@ def ai_play(game_id: int, ply: int) -> int | None:
     except services.Conflict:  # another delivery of this task got there first
         return None
     return result.ply
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    # smtplib.SMTPException is an OSError too; OSError alone also covers refused connections
+    # and timeouts. Five retries, waiting a random 0-1, 0-2, 0-4, 0-8 and 0-16 s (full jitter).
+    autoretry_for=(smtplib.SMTPException, OSError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def send_turn_email(
+    game_id: int, ply: int, user_id: int, kind: str, about: int | None = None
+) -> str:
+    """Email one player about the turn that began at ``ply`` (see games.emails); at most once."""
+    return emails.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, about=about)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def play_overdue_turn(game_id: int, ply: int) -> bool:
+    """The computer plays a human's overdue turn at ``ply``; a no-op if they moved meanwhile."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return False
+    return services.turn_timeout(game=game, ply=ply)
+
+
+@shared_task
+def scan_deadlines() -> dict[str, int]:
+    """Every minute (CELERY_BEAT_SCHEDULE): queue due reminders and overdue turns."""
+    return deadlines.scan()

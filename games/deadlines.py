@@ -1,0 +1,147 @@
+"""Move deadlines and reminders, found by scanning the database (STYLE.md habit 7).
+
+Celery beat runs ``tasks.scan_deadlines`` every minute (CELERY_BEAT_SCHEDULE). Nothing waits in
+the queue for hours: a long-delayed task dies with its broker, and fires for turns played long
+ago. The scan reads what is due now and queues one thin task per item; each task re-checks
+everything under its own conditions and is safe to run twice, so a scan that overlaps the next
+one, or a task still queued when the next scan runs, does no harm.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Action, Game, Seat, TurnNotice
+
+logger = logging.getLogger(__name__)
+
+
+def turn_start_ply(game_id: int, seat_index: int) -> int:
+    """The ply at which ``seat_index``'s current turn began: the last action of another seat.
+
+    The move clock (``Game.turn_started_at``) restarts exactly there, when another seat hands
+    over control; a seat that plays several decisions in a row (card, colour, placement, or a
+    second colour after a Skip) is still on the same turn. 0 before the first action.
+    """
+    last = (
+        Action.objects.filter(game_id=game_id)
+        .exclude(seat=seat_index)
+        .order_by("-ply")
+        .values_list("ply", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+def _turn_start_subquery():
+    """``turn_start_ply`` for each row of a Seat queryset."""
+    last = (
+        Action.objects.filter(game=OuterRef("game"))
+        .exclude(seat=OuterRef("index"))
+        .order_by("-ply")
+        .values("ply")[:1]
+    )
+    return Coalesce(Subquery(last), 0)
+
+
+def _started_before(now: datetime, spans: dict[int, timedelta], *, field: str, at: str) -> Q:
+    """Rows whose ``at`` is at least the row's span before now: one ``field = value AND at <=
+    cut-off`` term per span in use, so the comparison stays a plain indexed range on ``at``
+    (date arithmetic on columns differs between SQLite and PostgreSQL)."""
+    cutoff = Q(pk__in=[])  # nothing, when no span is in use
+    for value, span in spans.items():
+        cutoff |= Q(**{field: value, f"{at}__lte": now - span})
+    return cutoff
+
+
+def reminders_due(now: datetime) -> list[tuple[int, int, int]]:
+    """(game id, turn's first ply, user id) of every player to remind now.
+
+    A player is reminded once per turn, ``reminder_hours`` after it began, if they want
+    reminders and still have not finished their turn, unless the move time has run out already
+    (the computer plays the turn then, and says so). Served by game_turn_clock_idx (the
+    cut-off on the active games' turn_started_at) and turnnotice_once (the "not yet reminded"
+    subquery).
+    """
+    seats = Seat.objects.filter(
+        game__status=Game.Status.ACTIVE,
+        index=F("game__to_move_seat"),
+        kind=Seat.Kind.HUMAN,
+        ai_takeover=False,
+        user__is_active=True,
+        user__email_turns__in=[User.EmailTurns.EVERY, User.EmailTurns.REMINDERS],
+    )
+    hours = seats.order_by().values_list("user__reminder_hours", flat=True).distinct()
+    spans = {h: timedelta(hours=h) for h in hours}
+    if not spans:
+        return []
+    seconds = seats.order_by().values_list("game__move_seconds", flat=True).distinct()
+    overdue = _started_before(
+        now,
+        {s: timedelta(seconds=s) for s in seconds},
+        field="game__move_seconds",
+        at="game__turn_started_at",
+    )
+    reminded = TurnNotice.objects.filter(
+        seat=OuterRef("pk"), ply=OuterRef("turn_ply"), kind=TurnNotice.Kind.REMINDER
+    )
+    due = (
+        seats.filter(
+            _started_before(now, spans, field="user__reminder_hours", at="game__turn_started_at")
+        )
+        .exclude(overdue)
+        .annotate(turn_ply=_turn_start_subquery())
+        .filter(~Exists(reminded))
+        .order_by("game__turn_started_at")
+    )
+    return list(due.values_list("game_id", "turn_ply", "user_id"))
+
+
+def overdue_turns(now: datetime) -> list[tuple[int, int, bool]]:
+    """(game id, ply, whether a computer plays that seat) of every active game whose move time
+    ran out. Served by game_turn_clock_idx: active games whose turn began before a cut-off."""
+    active = Game.objects.filter(status=Game.Status.ACTIVE, to_move_seat__isnull=False)
+    seconds = active.order_by().values_list("move_seconds", flat=True).distinct()
+    spans = {s: timedelta(seconds=s) for s in seconds}
+    if not spans:
+        return []
+    computer = Seat.objects.filter(game=OuterRef("pk"), index=OuterRef("to_move_seat")).filter(
+        Q(kind=Seat.Kind.AI) | Q(ai_takeover=True)
+    )
+    overdue = (
+        active.filter(_started_before(now, spans, field="move_seconds", at="turn_started_at"))
+        .annotate(by_computer=Exists(computer))
+        .order_by("turn_started_at")
+    )
+    return list(overdue.values_list("pk", "ply", "by_computer"))
+
+
+def scan(now: datetime | None = None) -> dict[str, int]:
+    """Queue the reminders due and the overdue turns; returns how many of each."""
+    from games.tasks import ai_play, play_overdue_turn, send_turn_email  # tasks import us
+
+    now = now or timezone.now()
+    reminders = reminders_due(now)
+    for game_id, ply, user_id in reminders:
+        _queue(send_turn_email, game_id, ply, user_id, "reminder")
+    overdue = overdue_turns(now)
+    for game_id, ply, by_computer in overdue:
+        # A computer seat this late lost its ai_play task (a worker died, the broker forgot
+        # it): queue it again. A human seat's turn is played for them (services.turn_timeout).
+        _queue(ai_play if by_computer else play_overdue_turn, game_id, ply)
+    return {"reminders": len(reminders), "overdue": len(overdue)}
+
+
+def _queue(task, *args) -> None:
+    # One failing item (an eager task that raised, a broker hiccup) must not stop the scan:
+    # the next scan, a minute later, finds whatever it left undone.
+    try:
+        task.delay(*args)
+    except Exception:
+        logger.exception("deadline scan: %s%r failed", task.name, args)

@@ -1,0 +1,225 @@
+"""Turn emails: whose turn it is and a link, never what is hidden (R9).
+
+``tasks.send_turn_email`` calls ``deliver``, which decides whether an email is due and wanted,
+claims it (a TurnNotice row per seat, turn and kind, taken with a conditional update) and sends
+it. A duplicate delivery of the task, or a retry after the mail went out, finds the claim taken
+and sends nothing; a failed send releases the claim so that the retry may try again.
+
+Kinds: "turn" (it became your turn), "reminder" (your turn has waited ``reminder_hours``),
+"timeout" (the computer played your overdue turn), "takeover" (after three timeouts in a row the
+computer plays a seat for the rest of the game: told to everyone seated).
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import timedelta
+from email.headerregistry import BaseHeader, UnstructuredHeader
+
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db.models import F, Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import dateformat, timezone
+
+from accounts.models import User
+from games import notifications, services
+from games.deadlines import turn_start_ply
+from games.models import Game, Seat, TurnNotice
+
+Kind = TurnNotice.Kind
+
+# A claim older than this belongs to a worker that died while sending (a send gives up after
+# EMAIL_TIMEOUT seconds): the notice may be claimed again.
+CLAIM_LEASE = timedelta(minutes=10)
+
+# -- the one-click unsubscribe link ---------------------------------------------------------
+
+UNSUBSCRIBE_SALT = "games.emails.unsubscribe"
+UNSUBSCRIBE_PURPOSE = "turn-emails"
+
+
+def unsubscribe_token(user) -> str:
+    """A signed, non-expiring token naming the user and what the link switches off."""
+    return signing.Signer(salt=UNSUBSCRIBE_SALT).sign_object(
+        {"user": user.pk, "purpose": UNSUBSCRIBE_PURPOSE}
+    )
+
+
+def unsubscribe_user_id(token: str) -> int | None:
+    """The user id in a genuine token, or None for a tampered or foreign one."""
+    try:
+        data = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
+    except (signing.BadSignature, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("purpose") != UNSUBSCRIBE_PURPOSE:
+        return None
+    user_id = data.get("user")
+    return user_id if isinstance(user_id, int) else None
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL + path
+
+
+# -- who gets what --------------------------------------------------------------------------
+
+
+def wants(user, kind: str) -> bool:
+    """The user's own preference, an active account and a verified primary address."""
+    if not user.is_active or not user.email:
+        return False
+    if kind == Kind.TURN:
+        wanted = user.email_turns == User.EmailTurns.EVERY
+    elif kind == Kind.REMINDER:
+        wanted = user.email_turns in (User.EmailTurns.EVERY, User.EmailTurns.REMINDERS)
+    else:  # timeouts and takeovers: news about the game, silenced only by "never"
+        wanted = user.email_turns != User.EmailTurns.NEVER
+    return (
+        wanted
+        and EmailAddress.objects.filter(
+            user=user, email__iexact=user.email, primary=True, verified=True
+        ).exists()
+    )
+
+
+def still_due(game: Game, seat: Seat, ply: int, kind: str) -> bool:
+    """A turn or reminder email is about a turn that is still waiting for this seat."""
+    if kind not in (Kind.TURN, Kind.REMINDER):
+        return True  # timeouts and takeovers report something that happened
+    if game.status != Game.Status.ACTIVE or seat.is_ai or game.to_move_seat != seat.index:
+        return False
+    if kind == Kind.REMINDER:  # due, and not overdue: the computer plays an overdue turn
+        started, now = game.turn_started_at, timezone.now()
+        if started is None or started + timedelta(hours=seat.user.reminder_hours) > now:
+            return False
+        if started + timedelta(seconds=game.move_seconds) <= now:
+            return False
+    return turn_start_ply(game.pk, seat.index) == ply
+
+
+def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | None = None) -> str:
+    """Send one notice at most once; returns what happened (for logs and tests)."""
+    if kind not in Kind.values:
+        raise ValueError(f"unknown notice kind {kind!r}")
+    game = Game.objects.filter(pk=game_id).first()
+    seat = (
+        game.seats.select_related("user").filter(user_id=user_id, kind=Seat.Kind.HUMAN).first()
+        if game is not None
+        else None
+    )
+    if seat is None:
+        return "gone"
+    user = seat.user
+    if not still_due(game, seat, ply, kind):
+        return "played"
+    if not wants(user, kind):
+        return "declined"
+    if notifications.is_online(user.pk):
+        # The page shows it (a nudge, a toast). A reminder is looked for again by the next
+        # scan, so it goes out once the player has left without moving.
+        return "online"
+    notice, _ = TurnNotice.objects.get_or_create(
+        seat=seat, ply=ply, kind=kind, defaults={"game": game, "user": user}
+    )
+    now = timezone.now()
+    claimed = (
+        TurnNotice.objects.filter(pk=notice.pk)
+        .filter(
+            Q(status=TurnNotice.Status.PENDING)
+            | Q(status=TurnNotice.Status.SENDING, claimed_at__lt=now - CLAIM_LEASE)
+        )
+        .update(status=TurnNotice.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
+    )
+    if claimed != 1:  # sent already, or being sent by another delivery of the task
+        return "duplicate"
+    try:
+        turn_message(game=game, seat=seat, kind=kind, about=about).send()
+    except BaseException:
+        # Release the claim: the task's retry (or a later delivery) may send it.
+        TurnNotice.objects.filter(pk=notice.pk, status=TurnNotice.Status.SENDING).update(
+            status=TurnNotice.Status.PENDING
+        )
+        raise
+    TurnNotice.objects.filter(pk=notice.pk).update(
+        status=TurnNotice.Status.SENT, sent_at=timezone.now()
+    )
+    return "sent"
+
+
+# -- the message ----------------------------------------------------------------------------
+
+
+def local_deadline(game: Game, user) -> str:
+    """The move deadline in the user's zone: "Tuesday 3 June 2025, 16:00 (Europe/Paris)"."""
+    try:
+        zone = zoneinfo.ZoneInfo(user.time_zone)
+        name = user.time_zone
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone, name = zoneinfo.ZoneInfo("UTC"), "UTC"
+    deadline = game.turn_started_at + timedelta(seconds=game.move_seconds)
+    return f"{dateformat.format(timezone.localtime(deadline, zone), 'l j F Y, H:i')} ({name})"
+
+
+class OneLineHeader(UnstructuredHeader, BaseHeader):
+    """A header written on one line (up to RFC 5322's 998 characters), never folded.
+
+    The email package folds a header past 78 characters, and a URL has no space to fold at, so
+    it rewrites the URL as RFC 2047 encoded words (CPython issue #85725). Those are not allowed
+    in List-Unsubscribe, and Gmail then ignores the header: no unsubscribe button. Django passes
+    a str subclass through to the message unchanged, and the email package folds a header
+    object with its own ``fold``.
+    """
+
+    def fold(self, *, policy):
+        return super().fold(policy=policy.clone(max_line_length=998))
+
+    def __reduce__(self):  # copies and pickles keep the class (BaseHeader's rebuild would not)
+        return (type(self), (self.name, str(self)))
+
+
+def turn_message(*, game: Game, seat: Seat, kind: str, about: int | None = None):
+    """The email for one notice: subject, text and HTML parts, unsubscribe headers.
+
+    Only public facts: the game's settings, who sits where, whose turn, the deadline, links.
+    """
+    user = seat.user
+    seats = list(game.seats.select_related("user"))
+    about_seat = next((s for s in seats if s.index == about), seat)
+    unsubscribe_url = absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
+    context = {
+        "name": str(user),
+        "title": f"{game.get_mode_display()} ({game.players} players)",
+        "game_url": absolute(reverse("game", args=[game.public_id])),
+        "players": [s.label for s in seats if s.pk != seat.pk],
+        "move_time": game.get_move_seconds_display(),
+        "deadline": (
+            local_deadline(game, user)
+            if game.status == Game.Status.ACTIVE and game.turn_started_at
+            else ""
+        ),
+        "timeouts": seat.timeouts_in_row,
+        "timeouts_limit": services.TIMEOUTS_BEFORE_TAKEOVER,
+        "is_you": about_seat.pk == seat.pk,
+        "about_name": str(about_seat.user) if about_seat.user else about_seat.label,
+        "unsubscribe_url": unsubscribe_url,
+        "settings_url": absolute(reverse("settings")),
+    }
+    subject = render_to_string(f"emails/{kind}_subject.txt", context)
+    subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split())
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"emails/{kind}.txt", context),
+        to=[user.email],
+        headers={
+            # RFC 2369 and RFC 8058: mail clients offer an unsubscribe button that POSTs here.
+            "List-Unsubscribe": OneLineHeader("List-Unsubscribe", f"<{unsubscribe_url}>"),
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",  # RFC 3834: no out-of-office replies, please
+        },
+    )
+    message.attach_alternative(render_to_string(f"emails/{kind}.html", context), "text/html")
+    return message
