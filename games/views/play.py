@@ -23,8 +23,18 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from games import engine, selectors, services
+from games.engine import rules
 from games.engine.cards import CARD_EFFECTS, CARD_NAMES
-from games.engine.pieces import COLUMNS, ORIENTATIONS, PIECE_SIZE, PIECES, SHAPE_NAME, normalize
+from games.engine.pieces import (
+    COLUMNS,
+    ORIENTATIONS,
+    PIECE_SIZE,
+    PIECES,
+    SHAPE_NAME,
+    SHAPES,
+    mask_text,
+    normalize,
+)
 from games.engine.state import COLOURS, LETTERS
 from games.models import Action, Game, Seat
 
@@ -144,9 +154,14 @@ def _context(request, game: Game, seat: Seat | None, params, *, message="", erro
         and not seat.ai_takeover
     )
     decision = _decision(game, state, view, params, token) if deciding else {}
+    last = _last_squares(game, view)
     ctx.update(
         over=view["over"],
-        board=_board(view, _last_squares(game, view), decision),
+        board=_board(view, last, decision),
+        board_data=_board_data(view, state, last, decision),
+        legal=_legal_data(decision) if deciding else None,
+        order=_turn_order(state, seats, mine),
+        standings=None if view["over"] else _standings(state, seats, mine),
         board_form=any("post" in t for t in decision.get("targets", {}).values()),
         colours=_colours(view, state, seats),
         decks=_decks(view, state, seats),
@@ -431,21 +446,30 @@ def _decision(game: Game, state, view: dict, params, token: str) -> dict:
     """What the controller may do now, from engine.legal_actions, at the selection in params."""
     legal = engine.legal_actions(state)
     step = state.step
-    out: dict = {"step": step, "marks": {}, "targets": {}}
+    out: dict = {"step": step, "marks": {}, "targets": {}, "legal": legal}
     if step == "card":
         counts = defaultdict(int)
         for kind in view["hand"] or []:
             counts[kind] += 1
         out["options"] = [
-            {**_card(a["card"]), "count": counts[a["card"]], "action": json.dumps(a)} for a in legal
+            {
+                **_card(a["card"]),
+                "count": counts[a["card"]],
+                "action": json.dumps(a),
+                "outlook": _outlook(state, a),
+            }
+            for a in legal
         ]
     elif step == "keep":
-        out["options"] = [{**_card(a["keep"]), "action": json.dumps(a)} for a in legal]
+        out["options"] = [
+            {**_card(a["keep"]), "action": json.dumps(a), "outlook": _outlook(state, a)}
+            for a in legal
+        ]
         out["drawn"] = [_card(kind) for kind in view["drawn"]]
     elif step == "declare":
         out["options"] = [
             {"name": a["declare"], "letter": LETTERS[COLOURS.index(a["declare"])]}
-            | {"action": json.dumps(a)}
+            | {"action": json.dumps(a), "placements": _placements_after(state, a)}
             for a in legal
         ]
     elif step == "recycle":
@@ -608,3 +632,193 @@ def _int(value) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+# -- what the board module draws, and what each choice leads to -----------------------------
+#
+# static/js/board.js draws the board as SVG from ``board_data`` (public, R9.1) and, for the seat
+# deciding a placement or a warp, looks the piece under the pointer up in ``legal`` (the engine's
+# legal actions for this step, nothing else: no rule runs in the browser). The server checks the
+# submitted action again (``act``).
+
+PLACE_STEPS = ("setup", "place", "place_second")
+
+
+def _square_names(mask: int) -> list[str]:
+    """A board mask's squares, column by column (a1, a2, …, b1) as in the record."""
+    text = mask_text(mask)
+    return text.split(",") if text else []
+
+
+def _fitting_anchors(state) -> list[str]:
+    """The engine's anchor squares for this placement (R3.1, R4.2, R6.5, R6.6) that some piece
+    in supply can cover now."""
+    anchors, _, _ = rules.placement_context(state)
+    covered = 0
+    for value in rules.legal_placements(state):
+        covered |= value
+    return _square_names(anchors & covered)
+
+
+def _anchors(state) -> list[str]:
+    """Where the colour to move may attach a piece: at a placement step, exactly the engine's
+    anchors a legal placement covers; before it (a card to play first), those of an ordinary
+    placement of its own colour (R4.2), as a card may still change them."""
+    if state.turn is None:
+        return []
+    if state.step in PLACE_STEPS:
+        return _fitting_anchors(state)
+    probe = state.copy()  # a copy: the same board and supplies, at a plain placement step
+    probe.step, probe.wild, probe.edge, probe.double, probe.first = "place", None, False, False, 0
+    return _fitting_anchors(probe)
+
+
+def _board_data(view: dict, state, last: set[str], decision: dict) -> dict:
+    """The public picture (R9.1): board rows (row 20 first), the last move, the anchors of the
+    colour to move, the panel's marks, and that colour's supply with the pieces' shapes."""
+    colour = view["to_move"]
+    tray = list(view["supply"][colour]) if colour else []
+    return {
+        "ply": view["ply"],
+        "board": view["board"],
+        "last": sorted(last, key=lambda sq: (sq[0], int(sq[1:]))),
+        "toMove": colour,
+        "anchors": _anchors(state) if not view["over"] else [],
+        "marks": {sq: m for sq, m in decision.get("marks", {}).items() if m != "target"},
+        "tray": tray,
+        "shapes": {p: SHAPES[p] for p in tray},
+    }
+
+
+def _legal_data(decision: dict) -> dict | None:
+    """The deciding seat's legal placements (or warps) at this step, as the record writes them."""
+    step = decision.get("step")
+    legal = decision.get("legal", [])
+    if step in PLACE_STEPS:
+        by_piece: dict[str, list[str]] = defaultdict(list)
+        for a in legal:
+            by_piece[_piece_of(a["place"])].append(a["place"])
+        return {"step": step, "placements": by_piece}
+    if step != "warp":
+        return None
+    moves: dict[str, list[str]] = defaultdict(list)
+    for a in legal:
+        moves[a["warp"]].append(a["to"])
+    pieces = {
+        s["squares"]: {"piece": s["piece"], "colour": s["colour"]} for s in decision["sources"]
+    }
+    return {
+        "step": step,
+        "moves": moves,
+        "source": decision.get("source"),
+        "pieces": pieces,
+        "shapes": {p["piece"]: SHAPES[p["piece"]] for p in pieces.values()},
+    }
+
+
+def _placements_now(before, after) -> int:
+    """Legal placements in ``after`` while it is still ``before``'s turn at a placement step; 0
+    when the turn passed because no placement existed (R5.3)."""
+    if after.turn != before.turn or after.step not in ("place", "place_second"):
+        return 0
+    if any(e.get("event") in ("pass", "over") for e in after.events):
+        return 0
+    return len(rules.legal_placements(after))
+
+
+def _placements_after(state, action: dict) -> int:
+    try:
+        return _placements_now(state, engine.apply(state, action))
+    except engine.IllegalAction:
+        return 0
+
+
+def _count(n: int, word: str = "placement") -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _outlook(state, action: dict) -> dict:
+    """What playing this card (or keeping this Draw 2 card) leads to this turn: how many
+    placements it allows, or a warning when it cannot be carried out and would only be discarded
+    (R5.1). Worked out by applying the action to the state (``apply`` returns a new state).
+
+    Draw 2 is never applied: what it leads to depends on the order of the draw pile, which nobody
+    may know (R9.3). Only what follows from public counts is said about it.
+    """
+    kind = action.get("card") or action.get("keep")
+    if kind == "draw2":
+        pile = len(state.piles[state.owner(state.turn)]) + (1 if "keep" in action else 0)
+        if not pile:
+            return {"text": "", "warn": "Your draw pile is empty: it would just be discarded."}
+        if pile == 1:
+            return {"text": "You will see one card, played at once.", "warn": ""}
+        return {"text": "You will see two cards and keep one.", "warn": ""}
+    try:
+        after = engine.apply(state, action)
+    except engine.IllegalAction:
+        return {"text": "", "warn": ""}
+    warn = ""
+    if any(e.get("event") == "no_effect" for e in after.events):
+        warn = "Can't be carried out now: it would just be discarded."
+    if after.step == "declare":
+        counts = {c: _placements_after(after, {"declare": c}) for c in COLOURS}
+        best = max(COLOURS, key=lambda c: counts[c])
+        detail = " · ".join(f"{c} {counts[c]}" for c in COLOURS)
+        text = f"Up to {_count(counts[best])} (as {best}): {detail}"
+    elif after.step == "recycle":
+        options = engine.legal_actions(after)
+        most = max((_placements_after(after, a) for a in options), default=0)
+        text = f"Take back one of {_count(len(options), 'piece')}, then up to {_count(most)}"
+    elif after.step == "warp":
+        moves = engine.legal_actions(after)
+        sources = len({a["warp"] for a in moves})
+        text = f"{_count(len(moves), 'move')} for {_count(sources, 'piece')}, then place"
+    else:
+        n = _placements_now(state, after)
+        text = _count(n) + (", then a second piece" if after.double and n else "")
+        if not n:
+            warn = warn or "No placement then: you would pass (R5.3)."
+    return {"text": text, "warn": warn}
+
+
+def _turn_order(state, seats: dict[int, Seat], mine: int | None) -> list[dict]:
+    """The next four colours to move: the engine's next-colour rule (R7.3) in the direction of
+    play (Reverse, R6.2), with the colour a pending Skip passes over (R6.1) marked."""
+    if state.turn is None or not state.in_play():
+        return []
+    in_play = state.in_play()
+    order: list[dict] = []
+    colour, skip = state.turn, state.skip_pending
+    while sum(1 for o in order if not o["skipped"]) < 4:
+        colour = rules._next_colour(state, colour, in_play)  # the engine's own rule, not a copy
+        seat = state.seat_of(colour)
+        order.append(
+            {
+                "colour": COLOURS[colour],
+                "letter": LETTERS[colour],
+                "skipped": skip,
+                "player": "shared colour" if seat is None else _name(seats.get(seat)),
+                "mine": seat is not None and seat == mine,
+            }
+        )
+        skip = False
+    return order
+
+
+def _standings(state, seats: dict[int, Seat], mine: int | None) -> dict:
+    """Scores as they stand (R8.3 or R8.4 applied to the board now)."""
+    result = engine.score(state)
+    players = sorted(result["players"], key=lambda p: (p["place"], p["seat"]))
+    return {
+        "lower_wins": result["scoring"] == "basic",
+        "players": [
+            {
+                "place": p["place"],
+                "player": _name(seats.get(p["seat"])),
+                "colours": p["colours"],
+                "score": p["score"],
+                "mine": p["seat"] == mine,
+            }
+            for p in players
+        ],
+    }

@@ -1,0 +1,484 @@
+// The game board: an SVG picture of the position (games/play.html#board_js) and, for the seat
+// deciding a placement or a warp, a tray of pieces and a ghost that shows at once whether it may
+// go where it is. Legality comes only from the engine's legal actions that the server embeds for
+// this step (<script id="legal">): the browser looks the ghost's squares up there and runs no
+// rule of its own. A move is the usual form post (action JSON, ply, key) that the server checks
+// again. Without this module the table board and its links do the same, one request per step.
+const COLS = "abcdefghijklmnopqrst";
+const N = 20;
+const S = 10; // one square, in SVG units
+const L = 9; // room for the row numbers on the left
+const T = 1;
+const NS = "http://www.w3.org/2000/svg";
+const COLOUR = { B: "blue", Y: "yellow", R: "red", G: "green" };
+const LETTER = { blue: "B", yellow: "Y", red: "R", green: "G" };
+const PLACE_STEPS = ["setup", "place", "place_second"];
+let memory = null; // the selection, kept when the same decision is drawn again (a refusal)
+let lastPointer = "mouse";
+
+function svg(name, attrs, parent) {
+  const node = document.createElementNS(NS, name);
+  for (const k in attrs) node.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function html(tag, attrs, parent, text) {
+  const node = document.createElement(tag);
+  for (const k in attrs) node.setAttribute(k, attrs[k]);
+  if (text) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+const name = (x, y) => COLS[x] + (y + 1);
+const parse = (sq) => [COLS.indexOf(sq[0]), parseInt(sq.slice(1), 10) - 1];
+const byCol = (a, b) => a[0] - b[0] || a[1] - b[1];
+const squares = (cells) => cells.slice().sort(byCol).map((c) => name(c[0], c[1])).join(",");
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function normal(cells) {
+  const mx = Math.min(...cells.map((c) => c[0]));
+  const my = Math.min(...cells.map((c) => c[1]));
+  return cells.map((c) => [c[0] - mx, c[1] - my]).sort(byCol);
+}
+const shapeKey = (cells) => normal(cells).join(" ");
+const rotate = (cells) => normal(cells.map((c) => [c[1], -c[0]])); // a quarter turn clockwise
+const flip = (cells) => normal(cells.map((c) => [-c[0], c[1]])); // mirrored left to right
+
+// The square of a piece that follows the pointer: the middle of its bounding box.
+function handle(cells) {
+  const w = Math.max(...cells.map((c) => c[0])) + 1;
+  const h = Math.max(...cells.map((c) => c[1])) + 1;
+  return [Math.floor((w - 1) / 2), Math.floor((h - 1) / 2)];
+}
+
+function mini(cells, parent) {
+  const w = Math.max(...cells.map((c) => c[0])) + 1;
+  const h = Math.max(...cells.map((c) => c[1])) + 1;
+  const pic = svg("svg", { viewBox: `-0.1 -0.1 ${w + 0.2} ${h + 0.2}`, "aria-hidden": "true" }, parent);
+  pic.style.width = `${w * 0.6}rem`;
+  for (const [x, y] of cells) svg("rect", { x, y: h - 1 - y, width: 1, height: 1 }, pic);
+  return pic;
+}
+
+function setUp(game) {
+  const root = game.querySelector("[data-board-root]");
+  const dataNode = game.querySelector("#board-data");
+  if (!root || !dataNode || root.dataset.ready) return;
+  root.dataset.ready = "1";
+  const data = JSON.parse(dataNode.textContent);
+  const legalNode = game.querySelector("#legal");
+  const legal = legalNode ? JSON.parse(legalNode.textContent) : null;
+  const form = game.querySelector("#board-act");
+  const warp = legal && legal.step === "warp";
+  let source = warp ? legal.source : null; // the opponent piece a warp moves
+  let piece = null; // the piece in hand: {name, cells (as turned now), texts, list}
+  let cursor = [9, 9];
+  let armed = null; // a touch put the ghost here; a second tap places it
+  let spotIndex = -1;
+  let busy = false;
+  const colourAt = {};
+  data.board.forEach((row, i) => {
+    for (let x = 0; x < N; x++) if (COLOUR[row[x]]) colourAt[name(x, N - 1 - i)] = COLOUR[row[x]];
+  });
+
+  // -- the picture ------------------------------------------------------------------------
+  const board = svg("svg", {
+    viewBox: `0 0 ${L + N * S + 2} ${T + N * S + 9}`,
+    class: "board-svg",
+  });
+  root.appendChild(board);
+  svg("rect", { x: L, y: T, width: N * S, height: N * S, class: "bg" }, board);
+  let grid = "";
+  for (let i = 0; i <= N; i++) grid += `M${L + i * S} ${T}v${N * S}M${L} ${T + i * S}h${N * S}`;
+  svg("path", { d: grid, class: "grid" }, board);
+  const px = (x) => L + x * S;
+  const py = (y) => T + (N - 1 - y) * S;
+  for (let i = 0; i < N; i++) {
+    svg("text", { x: px(i) + S / 2, y: T + N * S + 7, class: "coord" }, board).textContent = COLS[i];
+    svg("text", { x: L - 1.2, y: py(i) + 6.8, class: "coord row" }, board).textContent = i + 1;
+  }
+  for (const sq in colourAt) {
+    const [x, y] = parse(sq);
+    const mark = data.marks[sq] || "";
+    svg("rect", { x: px(x), y: py(y), width: S, height: S, class: `sq ${colourAt[sq]} ${mark}`, "data-sq": sq }, board);
+    svg("text", { x: px(x) + S / 2, y: py(y) + 6.8, class: `letter ${colourAt[sq]}` }, board).textContent = LETTER[colourAt[sq]];
+  }
+  for (const sq in data.marks) {
+    const [x, y] = parse(sq);
+    if (data.marks[sq] === "first" || data.marks[sq] === "pick") {
+      svg("rect", { x: px(x) + 1, y: py(y) + 1, width: S - 2, height: S - 2, class: `mark ${data.marks[sq]}` }, board);
+    }
+  }
+  for (const sq of data.last) {
+    const [x, y] = parse(sq);
+    svg("rect", { x: px(x) + 0.8, y: py(y) + 0.8, width: S - 1.6, height: S - 1.6, class: "last" }, board);
+  }
+  for (const sq of data.anchors) {
+    const [x, y] = parse(sq);
+    const cx = px(x) + S / 2;
+    const cy = py(y) + S / 2;
+    svg("path", { d: `M${cx} ${cy - 3}l3 3l-3 3l-3 -3z`, class: `anchor ${data.toMove}` }, board);
+  }
+  const spotLayer = svg("g", { class: "spots" }, board);
+  const ghost = svg("g", { class: "ghost" }, board);
+  const cursorBox = svg("rect", { width: S, height: S, class: "cursor", visibility: "hidden" }, board);
+
+  const legend = html("p", { class: "board-legend" }, root);
+  if (data.toMove && data.anchors.length) {
+    html("span", { class: `key-anchor ${data.toMove}`, "aria-hidden": "true" }, legend, "◆");
+    legend.append(` where ${cap(data.toMove)} may attach · `);
+  }
+  if (data.last.length) {
+    html("span", { class: "key-last", "aria-hidden": "true" }, legend, "▢");
+    legend.append(" last move");
+  }
+
+  // Screen readers read the table board (kept in the page, off screen); its links stay usable
+  // there but leave the tab order to this board.
+  game.querySelectorAll(".nojs-board a, .nojs-board button").forEach((e) => { e.tabIndex = -1; });
+  // On the layout, not on #game: htmx settles #game's own attributes after a swap.
+  (game.querySelector(".game-layout") || game).classList.add("enhanced");
+
+  if (!legal) {
+    board.setAttribute("aria-hidden", "true");
+    tray(null);
+    return;
+  }
+
+  // -- the decision: tray, ghost, keys ------------------------------------------------------
+  const status = html("p", { class: "board-status", role: "status", "aria-live": "polite" }, root);
+  board.setAttribute("tabindex", "0");
+  board.setAttribute("role", "application");
+  board.setAttribute("aria-roledescription", "board");
+  board.setAttribute("aria-label", "Board. Arrow keys move the piece, R rotates, F flips, "
+    + "N jumps to the next spot where it fits, Enter places, Escape puts it back.");
+  const decisionKey = `${data.ply}/${legal.step}/${source || ""}`;
+
+  function choicesFor(pieceName) {
+    if (warp) return source ? legal.moves[source] || [] : [];
+    return (legal.placements[pieceName] || []);
+  }
+
+  function select(pieceName, keep) {
+    const texts = choicesFor(pieceName);
+    const base = (warp ? legal.shapes : data.shapes)[pieceName];
+    const list = texts.map((text) => {
+      const cells = text.split(",").map(parse);
+      const n = normal(cells);
+      const mx = Math.min(...cells.map((c) => c[0]));
+      const my = Math.min(...cells.map((c) => c[1]));
+      return { text, key: n.join(" "), mx, my };
+    });
+    piece = { name: pieceName, texts: new Set(texts), list, cells: normal(base) };
+    // Start in the orientation kept from before, else the first one (R then F) that fits.
+    const tries = [];
+    let c = piece.cells;
+    for (let side = 0; side < 2; side++) {
+      for (let r = 0; r < 4; r++) { tries.push(c); c = rotate(c); }
+      c = flip(c);
+    }
+    const wanted = keep && tries.find((t) => t.join(" ") === keep);
+    piece.cells = wanted || tries.find((t) => list.some((p) => p.key === t.join(" "))) || piece.cells;
+    spotIndex = -1;
+    armed = null;
+    remember();
+    drawTray();
+    drawSpots();
+    draw();
+  }
+
+  function remember() {
+    memory = { decisionKey, source, piece: piece && piece.name, cells: piece && piece.cells.join(" ") };
+  }
+
+  function spots() {
+    if (!piece) return [];
+    const key = piece.cells.join(" ");
+    const [hx, hy] = handle(piece.cells);
+    return piece.list.filter((p) => p.key === key).map((p) => [p.mx + hx, p.my + hy]);
+  }
+
+  function drawSpots() {
+    spotLayer.replaceChildren();
+    for (const [x, y] of spots()) {
+      svg("circle", { cx: px(x) + S / 2, cy: py(y) + S / 2, r: 1.6, class: "spot" }, spotLayer);
+    }
+  }
+
+  function ghostCells() {
+    const [hx, hy] = handle(piece.cells);
+    return piece.cells.map(([x, y]) => [cursor[0] - hx + x, cursor[1] - hy + y]);
+  }
+
+  function fits() {
+    if (!piece) return false;
+    const cells = ghostCells();
+    if (cells.some(([x, y]) => x < 0 || y < 0 || x >= N || y >= N)) return false;
+    return piece.texts.has(squares(cells));
+  }
+
+  function draw(say) {
+    ghost.replaceChildren();
+    cursorBox.setAttribute("x", px(cursor[0]));
+    cursorBox.setAttribute("y", py(cursor[1]));
+    cursorBox.setAttribute("visibility", "visible");
+    const here = name(cursor[0], cursor[1]);
+    placeButton.disabled = !fits();
+    if (!piece) {
+      if (say) status.textContent = warp && !source ? warpHint(here) : here + (colourAt[here] ? ` ${colourAt[here]}` : " free");
+      return;
+    }
+    const ok = fits();
+    const colour = warp ? legal.pieces[source].colour : data.toMove;
+    ghost.setAttribute("class", `ghost ${colour} ${ok ? "ok" : "bad"}${armed ? " armed" : ""}`);
+    for (const [x, y] of ghostCells()) {
+      svg("rect", { x: px(x) + 0.5, y: py(y) + 0.5, width: S - 1, height: S - 1 }, ghost);
+      if (!ok) svg("path", { d: `M${px(x) + 2.5} ${py(y) + 2.5}l5 5m0 -5l-5 5` }, ghost);
+    }
+    board.dataset.ghost = squares(ghostCells());
+    board.dataset.fits = ok ? "yes" : "no";
+    if (say !== false) {
+      status.textContent = `${piece.name} at ${here}: ${ok ? "fits" : "does not fit here"}.`
+        + (ok ? (armed ? " Tap again or press Place to confirm." : " Enter or click places it.") : "");
+    }
+  }
+
+  function warpHint(here) {
+    const src = Object.keys(legal.moves).find((s) => s.split(",").includes(here));
+    if (!src) return `${here}: no piece to move here.`;
+    return `${here}: ${legal.pieces[src].colour} ${legal.pieces[src].piece}; Enter picks it.`;
+  }
+
+  function turn(f) {
+    if (!piece || busy) return;
+    piece.cells = f(piece.cells);
+    spotIndex = -1;
+    armed = null;
+    remember();
+    drawTray();
+    drawSpots();
+    draw();
+  }
+
+  function nextSpot(step) {
+    const all = spots();
+    if (!all.length) {
+      status.textContent = `No spot for ${piece.name} turned this way: R rotates, F flips.`;
+      return;
+    }
+    spotIndex = (spotIndex + step + all.length) % all.length;
+    cursor = all[spotIndex];
+    draw();
+  }
+
+  function submit() {
+    if (!piece || busy) return;
+    if (!fits()) {
+      status.textContent = `${piece.name} does not fit at ${name(cursor[0], cursor[1])}.`;
+      return;
+    }
+    const text = squares(ghostCells());
+    form.elements.action.value = JSON.stringify(warp ? { warp: source, to: text } : { place: text });
+    busy = true;
+    status.textContent = `Placing ${piece.name} on ${text}…`;
+    form.requestSubmit();
+  }
+
+  function pickSource(sq) {
+    const src = Object.keys(legal.moves).find((s) => s.split(",").includes(sq));
+    if (!src) return false;
+    source = src;
+    for (const rect of board.querySelectorAll(".sq")) {
+      rect.classList.toggle("lifted", src.split(",").includes(rect.dataset.sq));
+    }
+    select(legal.pieces[src].piece);
+    nextSpot(1);
+    status.textContent = `Moving ${legal.pieces[src].colour} ${legal.pieces[src].piece} from ${src}: `
+      + "choose its new spot.";
+    return true;
+  }
+
+  function cellAt(evt) {
+    const box = board.getBoundingClientRect();
+    const vb = board.viewBox.baseVal;
+    const x = Math.floor((((evt.clientX - box.left) * vb.width) / box.width - L) / S);
+    const y = N - 1 - Math.floor((((evt.clientY - box.top) * vb.height) / box.height - T) / S);
+    return x >= 0 && y >= 0 && x < N && y < N ? [x, y] : null;
+  }
+
+  board.addEventListener("pointermove", (e) => {
+    if (e.pointerType !== "mouse" || !piece) return;
+    const cell = cellAt(e);
+    if (cell && (cell[0] !== cursor[0] || cell[1] !== cursor[1])) {
+      cursor = cell;
+      draw();
+    }
+  });
+  board.addEventListener("contextmenu", (e) => { // a right click turns the piece in hand
+    if (!piece) return;
+    e.preventDefault();
+    turn(rotate);
+  });
+  board.addEventListener("click", (e) => {
+    const cell = cellAt(e);
+    if (!cell || busy) return;
+    const touch = lastPointer !== "mouse";
+    if (warp && !source) {
+      pickSource(name(cell[0], cell[1]));
+      return;
+    }
+    if (!piece) return;
+    if (touch) {
+      const same = armed && armed[0] === cell[0] && armed[1] === cell[1];
+      cursor = cell;
+      if (same && fits()) { submit(); return; }
+      armed = cell;
+      draw();
+      return;
+    }
+    cursor = cell;
+    draw();
+    submit();
+  });
+
+  root.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || busy) return;
+    const onBoard = e.target === board;
+    const move = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+    if (move && onBoard) {
+      cursor = [Math.min(N - 1, Math.max(0, cursor[0] + move[0])), Math.min(N - 1, Math.max(0, cursor[1] + move[1]))];
+      armed = null;
+      draw();
+    } else if (e.key === "r" || e.key === "R") {
+      turn(rotate);
+    } else if (e.key === "f" || e.key === "F") {
+      turn(flip);
+    } else if ((e.key === "n" || e.key === "N") && piece) {
+      nextSpot(e.shiftKey ? -1 : 1);
+    } else if ((e.key === "Enter" || e.key === " ") && onBoard) {
+      if (warp && !source) pickSource(name(cursor[0], cursor[1]));
+      else submit();
+    } else if (e.key === "Escape" && piece && !(warp && legal.source)) {
+      piece = null;
+      if (warp) source = null;
+      board.querySelectorAll(".lifted").forEach((r) => r.classList.remove("lifted"));
+      remember();
+      ghost.replaceChildren();
+      spotLayer.replaceChildren();
+      drawTray();
+      status.textContent = "Put back. Choose a piece.";
+    } else {
+      return;
+    }
+    e.preventDefault();
+  });
+
+  // -- the tray -----------------------------------------------------------------------------
+  const tools = html("div", { class: "tray-tools" }, root);
+  const trayBox = html("div", { class: "tray-box" }, root);
+  const rotateButton = html("button", { type: "button", "aria-keyshortcuts": "R" }, tools, "Rotate (R)");
+  const flipButton = html("button", { type: "button", "aria-keyshortcuts": "F" }, tools, "Flip (F)");
+  const placeButton = html("button", { type: "button", class: "primary" }, tools, warp ? "Move here" : "Place");
+  rotateButton.addEventListener("click", () => turn(rotate));
+  flipButton.addEventListener("click", () => turn(flip));
+  placeButton.addEventListener("click", submit);
+  placeButton.disabled = true;
+
+  function drawTray() {
+    trayBox.replaceChildren();
+    if (warp) {
+      if (!source) {
+        html("p", { class: "tray-note" }, trayBox, "Click a marked piece on the board (or pick it in the list) to move it.");
+      } else {
+        const info = legal.pieces[source];
+        tray([info.piece], info.colour);
+      }
+    } else {
+      tray(data.tray, data.toMove);
+    }
+    rotateButton.disabled = flipButton.disabled = !piece;
+  }
+
+  function tray(names, colour) {
+    const box = legal ? trayBox : html("div", { class: "tray-box" }, root);
+    colour = colour || data.toMove;
+    names = names || data.tray;
+    if (!colour || !names.length) return;
+    const list = html("ul", { class: `tray ${colour}`, "aria-label": `${cap(colour)}'s pieces` }, box);
+    for (const pieceName of names) {
+      const item = html("li", {}, list);
+      const selected = piece && piece.name === pieceName;
+      const cells = selected ? piece.cells : normal((warp ? legal.shapes : data.shapes)[pieceName]);
+      if (!legal) {
+        mini(cells, item);
+        html("span", { class: "tray-name" }, item, pieceName);
+        continue;
+      }
+      const count = choicesFor(pieceName).length;
+      const button = html("button", {
+        type: "button",
+        class: "tray-piece",
+        "aria-pressed": selected ? "true" : "false",
+        "aria-label": `${pieceName}: ${count} spot${count === 1 ? "" : "s"}`,
+        "data-piece": pieceName,
+      }, item);
+      if (!count) button.setAttribute("aria-disabled", "true");
+      mini(cells, button);
+      html("span", { class: "tray-name" }, button, pieceName);
+      button.addEventListener("click", (e) => {
+        if (!count || busy) {
+          status.textContent = `${pieceName} fits nowhere now.`;
+          return;
+        }
+        select(pieceName);
+        nextSpot(1); // the ghost starts on a spot where it fits
+        const spots = `${pieceName}: ${count} spot${count === 1 ? "" : "s"} (the dots). `;
+        if (e.detail === 0) { // a key, not a pointer, pressed the button
+          board.focus();
+        } else if (lastPointer === "mouse") {
+          status.textContent = spots + "Move it over the board and click; a right click turns it.";
+        } else {
+          status.textContent = spots + "Tap the board to put it there, then tap again to place it.";
+        }
+      });
+    }
+  }
+
+  drawTray();
+  if (memory && memory.decisionKey === decisionKey) {
+    if (warp && memory.source && !source) pickSource(memory.source.split(",")[0]);
+    if (memory.piece && choicesFor(memory.piece).length) select(memory.piece, memory.cells);
+  } else if (warp && source) {
+    select(legal.pieces[source].piece);
+  }
+  game.addEventListener("htmx:afterRequest", () => { busy = false; });
+}
+
+// After each update of the game (a move, a nudge from the socket), focus goes to what the player
+// does next: a card, a colour, the tray; else to the line saying whose turn it is. It stays put
+// when the player was busy elsewhere (the chat, say).
+function refocus(game) {
+  const active = document.activeElement; // htmx gives the focus back to an element with an id
+  if (active && active !== document.body && !game.contains(active)) return;
+  const target = game.querySelector(".tray-piece[aria-pressed=true]")
+    || game.querySelector(".tray-piece:not([aria-disabled])")
+    || game.querySelector(".controls button:not([disabled]), .controls a")
+    || game.querySelector("#turn");
+  if (target) target.focus({ preventScroll: true });
+}
+
+function start(node, swapped) {
+  const game = node.id === "game" ? node : node.querySelector && node.querySelector("#game");
+  if (!game) return;
+  setUp(game);
+  if (swapped) refocus(game);
+}
+
+// Drawn as soon as new content is in (no blank frame while htmx settles it); the focus moves once
+// it has settled, after htmx has given it back to an element with an id.
+document.addEventListener("htmx:afterSwap", () => start(document.body, false));
+document.addEventListener("pointerdown", (e) => { lastPointer = e.pointerType || "mouse"; }, true);
+document.addEventListener("htmx:load", (e) => start(e.target, e.target !== document.body));
+start(document.body, false);
