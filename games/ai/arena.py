@@ -1,0 +1,184 @@
+"""Arena: AI levels play each other; win rates, mean scores and time per decision.
+
+    python -m games.ai.arena --mode shuffle --players 2 --games 40 --seats expert,casual \
+        [--budget 2] [--seed 1] [--scoring basic] [--json] [--progress]
+
+``--seats`` names one level per seat (seat 0 first). Between games the levels rotate one seat to
+the right, so that every level plays every seat (and blue's first move) equally often. Each game
+is seeded from ``--seed`` (the decks and every AI decision), so a run repeats exactly as long as
+Expert's search is bounded by work rather than time.
+
+Every decision is taken from the deciding seat's view only (``decide(view(state, seat))``).
+Wins: a player alone in first place wins 1; players sharing first place share the win (a
+two-player tie is half a win each). Confidence intervals: Wilson score intervals (95 %) for win
+rates, mean ± 1.96 standard errors for scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+
+from games.engine import apply, new_game, score, view
+
+from . import LEVELS, decide
+from .expert import DEFAULT_BUDGET
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def play_game(
+    levels: list[str],
+    *,
+    mode: str,
+    players: int,
+    scoring: str,
+    seed: int,
+    budget: float,
+    times: dict[str, list[float]],
+) -> dict:
+    """One game; ``levels[seat]`` plays ``seat``. Returns the engine's score dict."""
+    state = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
+    while not state.over:
+        seat = state.controller()
+        level = levels[seat]
+        seat_view = view(state, seat)
+        start = time.perf_counter()
+        action = decide(seat_view, level=level, seed=seed * 1009 + state.ply, budget=budget)
+        times[level].append(time.perf_counter() - start)
+        state = apply(state, action)
+    return score(state)
+
+
+def run(args) -> dict:
+    seats = args.seats
+    n = len(seats)
+    wins = {level: [] for level in set(seats)}
+    scores = {level: [] for level in set(seats)}
+    times = {level: [] for level in set(seats)}
+    for g in range(args.games):
+        levels = [seats[(i - g) % n] for i in range(n)]
+        result = play_game(
+            levels,
+            mode=args.mode,
+            players=args.players,
+            scoring=args.scoring,
+            seed=args.seed * 100_003 + g,
+            budget=args.budget,
+            times=times,
+        )
+        firsts = [p for p in result["players"] if p["place"] == 1]
+        for p in result["players"]:
+            level = levels[p["seat"]]
+            wins[level].append(1.0 / len(firsts) if p["place"] == 1 else 0.0)
+            scores[level].append(p["score"])
+        if args.progress:
+            line = ", ".join(f"{levels[p['seat']]}={p['score']}" for p in result["players"])
+            print(f"game {g + 1}/{args.games}: {line}", file=sys.stderr, flush=True)
+    report = {
+        "mode": args.mode,
+        "players": args.players,
+        "scoring": args.scoring,
+        "games": args.games,
+        "seats": seats,
+        "budget": args.budget,
+        "seed": args.seed,
+        "levels": {},
+    }
+    for level in sorted(set(seats), key=seats.index):
+        played = len(wins[level])
+        rate = statistics.fmean(wins[level]) if played else 0.0
+        lo, hi = wilson(rate, played)
+        mean, slo, shi = mean_ci(scores[level]) if played else (0.0, 0.0, 0.0)
+        t = times[level]
+        report["levels"][level] = {
+            "seat_games": played,
+            "win_rate": round(rate, 4),
+            "win_ci95": [round(lo, 4), round(hi, 4)],
+            "mean_score": round(mean, 2),
+            "score_ci95": [round(slo, 2), round(shi, 2)],
+            "decisions": len(t),
+            "p50_ms": round(percentile(t, 0.5) * 1000, 2),
+            "p95_ms": round(percentile(t, 0.95) * 1000, 2),
+            "max_ms": round(max(t) * 1000, 2) if t else 0.0,
+        }
+    return report
+
+
+def format_report(report: dict) -> str:
+    lines = [
+        f"{report['mode']}, {report['players']} players, {report['scoring']} scoring, "
+        f"{report['games']} games, seats {','.join(report['seats'])}, "
+        f"expert budget {report['budget']} s, seed {report['seed']}",
+        f"{'level':<10}{'games':>6}  {'win rate (95% CI)':<24}{'mean score (95% CI)':<26}"
+        f"{'decisions':>10}{'p50 ms':>10}{'p95 ms':>10}",
+    ]
+    for level, r in report["levels"].items():
+        win = f"{r['win_rate']:.1%} [{r['win_ci95'][0]:.1%}, {r['win_ci95'][1]:.1%}]"
+        sc = f"{r['mean_score']:.1f} [{r['score_ci95'][0]:.1f}, {r['score_ci95'][1]:.1f}]"
+        lines.append(
+            f"{level:<10}{r['seat_games']:>6}  {win:<24}{sc:<26}"
+            f"{r['decisions']:>10}{r['p50_ms']:>10.1f}{r['p95_ms']:>10.1f}"
+        )
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str]):
+    parser = argparse.ArgumentParser(prog="python -m games.ai.arena", description=__doc__)
+    parser.add_argument("--mode", choices=("classic", "shuffle"), default="shuffle")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--scoring", choices=("basic", "advanced"), default="basic")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seats", required=True, help="levels per seat, e.g. expert,casual")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="Expert, seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
+    args = parser.parse_args(argv)
+    args.seats = [s.strip() for s in args.seats.split(",")]
+    if len(args.seats) != args.players:
+        parser.error(f"--seats needs {args.players} levels, one per seat")
+    for level in args.seats:
+        if level not in LEVELS:
+            parser.error(f"unknown level {level!r}: pick among {', '.join(LEVELS)}")
+    if args.games < 1 or args.budget <= 0:
+        parser.error("--games and --budget must be positive")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    report = run(args)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
