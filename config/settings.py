@@ -385,6 +385,11 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+# Fixed at start from DEBUG (WhiteNoise would otherwise read settings.DEBUG when the middleware
+# loads, which the test runner turns off): under DEBUG, files come from the finders as they are
+# and nothing needs collecting.
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
 
 # --- Email -------------------------------------------------------------------------------------
 
@@ -438,8 +443,14 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Redis redelivers an unacknowledged task after this long: above the longest AI turn.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Redis redelivers an unacknowledged task after this long: above the longest AI turn. (The
+# integration tests set a second or two, to see a killed worker's task come back.)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
+}
+# The queue tasks are sent to, and that `celery worker` reads unless -Q names others: sites (or
+# test runs) that share one Redis database keep apart with different names.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TIMEZONE = TIME_ZONE
 # `celery -A config beat` (one beat process per deployment): the deadline scan, every minute. A
 # scan still queued when the next one is due expires instead of piling up.

@@ -67,3 +67,28 @@ def require_postgres(db):
         if os.environ.get("REQUIRE_SERVICES") == "1":
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.fixture
+def require_redis():
+    """REDIS_URL, once Redis answers there: skip unless it is set and answers; with
+    REQUIRE_SERVICES=1 (CI) fail instead."""
+    import os
+
+    import redis
+
+    url = os.environ.get("REDIS_URL", "").strip()
+    message = "" if url else "needs Redis (set REDIS_URL=redis://...)"
+    if url:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            client.ping()
+        except redis.RedisError as exc:
+            message = f"needs Redis: {url} does not answer ({exc})"
+        finally:
+            client.close()
+    if message:
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return url

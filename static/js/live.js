@@ -71,5 +71,13 @@
     });
   }
 
+  // A form's "Cancel" link closes the form in place when scripts run (a plain link otherwise).
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest("[data-dismiss-form]");
+    if (!link) return;
+    event.preventDefault();
+    link.closest("form").remove();
+  });
+
   document.addEventListener("DOMContentLoaded", function () { watchGame(); watchUser(); });
 })();
