@@ -392,24 +392,7 @@ def _card(kind: str) -> dict:
 
 
 def _scores(state, seats: dict[int, Seat]) -> dict:
-    result = engine.score(state)
-    players = sorted(result["players"], key=lambda p: (p["place"], p["seat"]))
-    return {
-        "lower_wins": result["scoring"] == "basic",
-        "players": [
-            {
-                "place": p["place"],
-                "player": _name(seats.get(p["seat"])),
-                "colours": p["colours"],
-                "score": p["score"],
-            }
-            for p in players
-        ],
-        "colours": [
-            {"name": c, "remaining": result["remaining"][c], "points": result["points"][c]}
-            for c in COLOURS
-        ],
-    }
+    return _standings(state, seats, None)
 
 
 def _event_text(event: dict) -> str:

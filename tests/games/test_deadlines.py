@@ -16,32 +16,6 @@ from games.services import SeatSpec
 from games.tasks import scan_deadlines, send_turn_email
 
 
-@pytest.fixture(autouse=True)
-def _nobody_online():
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def verified(db):
-    from allauth.account.models import EmailAddress
-
-    def verify(*users):
-        for user in users:
-            EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-
-    return verify
-
-
-@pytest.fixture
-def on_commit(django_capture_on_commit_callbacks):
-    """Run what a committed change queues (nudges, emails, the AI), as a real commit would."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
 @pytest.fixture
 def scan(on_commit):
     """One run of the every-minute beat task, with its queued work run as after a commit."""
