@@ -1,0 +1,918 @@
+"""Live games under load: many 2-player games whose bots play each other over HTTP, as browsers do.
+
+    .venv/bin/python bench/load.py run [--games 100] [--seconds 60] [--warmup 10]
+        [--think 0 --think 10-30 ...] [--nudge-moves 200] [--workers 3]
+    .venv/bin/python bench/load.py nudge --setup FILE --http URL --ws URL   (the nudge test alone)
+    .venv/bin/locust -f bench/load.py ...                                  (what `run` starts)
+
+Needs locust (`.venv/bin/pip install locust`; not in requirements.txt) and websocket-client
+(installed with locust). Everything stays on loopback; results and logs go to bench/out/load*.
+
+`run` does it all, then stops every process it started:
+  1. creates the PostgreSQL database (default postgres://postgres@127.0.0.1:5432/blokus_load) if
+     missing, migrates it, collects the static files (to bench/out/load_static) and empties Redis
+     database 3 (the channel layer, cache and Celery queue of the run; nothing consumes the queue:
+     no Celery worker is needed when both seats are humans);
+  2. starts the web processes as the README's "Running in production" describes them: gunicorn
+     (config.wsgi, sync workers, cores + 1) for HTTP and daphne (config.asgi) for /ws/, with
+     production settings (DEBUG=false, the PostgreSQL pool, Redis) over plain HTTP
+     (SECURE_SSL_REDIRECT=false; the cookies are sent by hand, see Bot);
+  3. for each --think value: bench/load_setup.py creates the games (classic mode, played a random
+     0-40 plies first) and the players' sessions, then locust runs 2 bots per game (headless, for
+     warmup + seconds; only the last `seconds` are counted);
+  4. the nudge test on an idle server: 4 websocket clients on one game (its 2 players and 2
+     spectators) while a driver plays its moves over HTTP, one at a time.
+
+A bot does what the page's JavaScript does (static/js/live.js, board.js): it holds a websocket on
+/ws/games/<id>/; when a nudge names a newer ply it GETs the panel (HX-Request); when the panel
+says it decides (it holds the engine's legal placements, the `legal` JSON script that board.js
+reads), it waits its think time, picks a placement at random and POSTs it to act with the ply
+and key the panel gave, as htmx does; the answer is its new panel.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# This folder holds http.py (bench/http.py), which would shadow the standard library's `http`.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import secrets  # noqa: E402
+import signal  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+
+ROOT = _HERE.parent
+OUT = ROOT / "bench" / "out"
+BIN = Path(sys.executable).parent
+
+# -- the panel, as a bot reads it -----------------------------------------------------------
+
+PLY_RE = re.compile(r'<section id="game"[^>]*?data-ply="(\d+)"')
+LIVE_RE = re.compile(r'<section id="game"[^>]*?data-live="')
+KEY_RE = re.compile(r'name="key" value="([^"]+)"')
+LEGAL_RE = re.compile(r'<script id="legal" type="application/json">(.*?)</script>', re.S)
+
+
+@dataclass
+class Panel:
+    ply: int
+    active: bool  # the game is in play (the section carries data-live)
+    key: str  # the idempotency key the page would send
+    legal: dict | None  # the deciding seat's placements: {"step", "placements": {piece: [...]}}
+
+
+def parse_panel(html: str) -> Panel:
+    ply = PLY_RE.search(html)
+    if ply is None:
+        raise ValueError("no <section id=game data-ply=...> in the answer")
+    legal = LEGAL_RE.search(html)
+    key = KEY_RE.search(html)
+    return Panel(
+        ply=int(ply.group(1)),
+        active=LIVE_RE.search(html) is not None,
+        key=key.group(1) if key else "",
+        legal=json.loads(legal.group(1)) if legal else None,
+    )
+
+
+def choose(legal: dict, rng: random.Random) -> dict:
+    """A random legal placement: a piece, then one of its placements (classic mode only has
+    placement steps; the engine passes by itself when a colour has none)."""
+    placements = legal["placements"]
+    piece = rng.choice(sorted(placements))
+    return {"place": rng.choice(placements[piece])}
+
+
+def pct(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def summary(values: list[float]) -> dict:
+    return {
+        "n": len(values),
+        "p50": pct(values, 50),
+        "p95": pct(values, 95),
+        "p99": pct(values, 99),
+        "max": max(values) if values else None,
+        "mean": statistics.fmean(values) if values else None,
+    }
+
+
+# -- the locust side (only when locust imports this file) -----------------------------------
+
+if __name__ != "__main__":
+    from http.cookiejar import DefaultCookiePolicy
+
+    import gevent
+    import gevent.event
+    import websocket
+    from locust import FastHttpUser, constant, events, task
+
+    SETUP = json.loads(Path(os.environ["LOAD_SETUP"]).read_text())
+    WS_URL = os.environ["LOAD_WS"]  # ws://127.0.0.1:port
+    THINK = tuple(float(x) for x in os.environ.get("LOAD_THINK", "0-0").split("-"))
+    WARMUP = float(os.environ.get("LOAD_WARMUP", "10"))
+    SECONDS = float(os.environ.get("LOAD_SECONDS", "60"))
+    RAW_OUT = os.environ.get("LOAD_RAW", str(OUT / "load_raw.json"))
+    CSRF = SETUP["csrf"]
+    SEATS = iter([(g["id"], s["seat"], s["session"]) for g in SETUP["games"] for s in g["seats"]])
+    RAW: dict = {
+        "post_ms": [],  # POST act round trip (send -> whole answer read), counted window only
+        "panel_ms": [],  # GET panel after a nudge
+        "posted": {},  # "game:ply" -> [t_send, t_return] (epoch seconds) of the move's POST
+        "nudged": [],  # [game, ply, seat, t_receive]
+        "visible_ms": [],  # mover's POST sent -> opponent's refreshed panel read
+        "errors": {},
+        "moves": 0,
+        "bots_done": 0,  # bots whose game ended during the run
+    }
+    T0 = [0.0]  # test start (epoch seconds)
+
+    def counted(t: float) -> bool:
+        return T0[0] + WARMUP <= t <= T0[0] + WARMUP + SECONDS
+
+    def error(name: str) -> None:
+        RAW["errors"][name] = RAW["errors"].get(name, 0) + 1
+
+    @events.test_start.add_listener
+    def _start(environment, **kwargs):
+        T0[0] = time.time()
+
+        def reset():  # locust's own table then covers the counted window only
+            gevent.sleep(WARMUP)
+            environment.stats.reset_all()
+
+        gevent.spawn(reset)
+
+    @events.test_stop.add_listener
+    def _stop(environment, **kwargs):
+        RAW["window"] = [T0[0] + WARMUP, T0[0] + WARMUP + SECONDS]
+        RAW["think"] = THINK
+        Path(RAW_OUT).write_text(json.dumps(RAW))
+
+    class Bot(FastHttpUser):
+        """One player of one game (2 bots per game)."""
+
+        wait_time = constant(0)
+        network_timeout = 120.0
+        connection_timeout = 30.0
+
+        def on_start(self):
+            try:
+                self.game, self.seat, session = next(SEATS)
+            except StopIteration:  # more users than seats: nothing to do
+                self.panel = Panel(0, False, "", None)
+                return
+            # The cookies go in a header of their own: production marks them Secure, and the
+            # run is plain HTTP on loopback. The jar is switched off so that a Set-Cookie never
+            # replaces them.
+            self.client.cookiejar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+            self.cookie = f"sessionid={session}; csrftoken={CSRF}"
+            self.headers = {"HX-Request": "true", "X-CSRFToken": CSRF, "Cookie": self.cookie}
+            self.rng = random.Random(f"{self.game}:{self.seat}")
+            self.url = f"/games/{self.game}"
+            self.seen = 0  # the newest ply a nudge named
+            self.wake = gevent.event.Event()
+            self.resync = False  # the socket was reopened: fetch the panel again
+            self.stopping = False
+            self.ws = self.connect()
+            self.listener = gevent.spawn(self.listen)
+            self.panel = None
+            while self.panel is None:
+                self.panel = self.fetch("GET panel (first)")
+
+        def connect(self):
+            ws = websocket.create_connection(
+                f"{WS_URL}/ws/games/{self.game}/",
+                header=[f"Cookie: {self.cookie}"],
+                origin="http://127.0.0.1",
+                timeout=30,
+            )
+            ws.settimeout(None)  # a socket may stay silent for minutes between moves
+            return ws
+
+        def on_stop(self):
+            self.stopping = True
+            ws = getattr(self, "ws", None)
+            if ws is not None:
+                ws.close()
+
+        def listen(self):
+            while True:
+                try:
+                    message = self.ws.recv()
+                except Exception:
+                    message = None
+                if not message:
+                    if self.stopping:
+                        return
+                    # Closed by the server: reopen after 1 s and re-sync, as live.js does.
+                    error("websocket closed by the server (reopened after 1 s)")
+                    gevent.sleep(1)
+                    try:
+                        self.ws = self.connect()
+                    except Exception:
+                        error("websocket could not be reopened")
+                        return
+                    self.resync = True
+                    self.wake.set()
+                    continue
+                t = time.time()
+                data = json.loads(message)
+                if data.get("type") != "game.changed":
+                    continue
+                if counted(t):
+                    RAW["nudged"].append([self.game, data["ply"], self.seat, t])
+                if data["ply"] > self.seen:
+                    self.seen = data["ply"]
+                    self.wake.set()
+
+        def fetch(self, name: str) -> Panel | None:
+            with self.client.get(
+                f"{self.url}/panel/", headers=self.headers, name=name, catch_response=True
+            ) as response:
+                if response.status_code != 200:
+                    response.failure(f"HTTP {response.status_code}")
+                    error(f"{name}: HTTP {response.status_code}")
+                    gevent.sleep(1)
+                    return None
+                return parse_panel(response.text)
+
+        @task
+        def turn(self):
+            panel = self.panel
+            if not panel.active:  # the game is over (or this bot has no seat): sit it out
+                if not getattr(self, "done", False):
+                    self.done = True
+                    RAW["bots_done"] += 1
+                gevent.sleep(5)
+                return
+            if panel.legal is None:
+                # Not this seat's decision: wait for a nudge naming a newer ply (the page polls
+                # every 60 s besides), then fetch the panel again, as live.js does.
+                while self.seen <= panel.ply and not self.resync:
+                    self.wake.clear()
+                    if not self.wake.wait(timeout=60):
+                        error("no nudge for 60 s (fetched the panel as the page's poll does)")
+                        break
+                self.resync = False
+                t = time.time()
+                fresh = self.fetch("GET panel (after nudge)")
+                done = time.time()
+                if fresh is None:
+                    return
+                if counted(done):
+                    RAW["panel_ms"].append((done - t) * 1000)
+                    posted = RAW["posted"].get(f"{self.game}:{fresh.ply}")
+                    if posted and fresh.legal is not None:
+                        RAW["visible_ms"].append((done - posted[0]) * 1000)
+                self.panel = fresh
+                return
+            low, high = THINK
+            if high > 0:
+                gevent.sleep(self.rng.uniform(low, high))
+            action = choose(panel.legal, self.rng)
+            data = {"action": json.dumps(action), "ply": str(panel.ply), "key": panel.key}
+            t = time.time()
+            with self.client.post(
+                f"{self.url}/act/",
+                data=data,
+                headers=self.headers,
+                name="POST act",
+                catch_response=True,
+            ) as response:
+                done = time.time()
+                if response.status_code != 200:
+                    response.failure(f"HTTP {response.status_code}")
+                    error(f"POST act: HTTP {response.status_code}")
+                    self.panel = self.fetch("GET panel (after an error)") or panel
+                    return
+                fresh = parse_panel(response.text)
+            RAW["posted"][f"{self.game}:{fresh.ply}"] = [t, done]
+            if counted(done):
+                RAW["post_ms"].append((done - t) * 1000)
+                RAW["moves"] += 1
+            self.panel = fresh
+
+
+# -- the nudge test (plain threads: no locust, no gevent) -----------------------------------
+
+
+def nudge_test(setup: dict, http_base: str, ws_base: str, moves: int, pause: float) -> dict:
+    """4 websocket clients on one game (both players, 2 anonymous spectators); a driver plays
+    the game's moves one at a time over HTTP and waits for the 4 nudges before the next one.
+    Returns, per move, the POST's send and return times and each client's receipt time (epoch
+    seconds); created_at() adds the Action row's created_at (set inside the write transaction,
+    just before the commit)."""
+    rows: list[dict] = []
+    rng = random.Random(7)
+    for game in setup["nudge_games"]:
+        if len(rows) >= moves:
+            break
+        rows += _nudge_game(game, setup["csrf"], http_base, ws_base, moves - len(rows), pause, rng)
+    return {"rows": rows}
+
+
+class _Clients:
+    """Websocket clients on one game, each in a thread, noting when each nudge arrives."""
+
+    def __init__(self, url: str, headers: list[list[str]]):
+        import websocket
+
+        self.received: dict[int, dict[int, float]] = {}  # ply -> client -> epoch seconds
+        self.lock = threading.Condition()
+        self.sockets = []
+        for client, header in enumerate(headers):
+            ws = websocket.create_connection(url, header=header, origin="http://127.0.0.1")
+            self.sockets.append(ws)
+            threading.Thread(target=self._listen, args=(ws, client), daemon=True).start()
+
+    def _listen(self, ws, client: int) -> None:
+        while True:
+            try:
+                message = ws.recv()
+            except Exception:  # closed
+                return
+            t = time.time()
+            if not message:  # closed
+                return
+            data = json.loads(message)
+            if data.get("type") == "game.changed":
+                with self.lock:
+                    self.received.setdefault(data["ply"], {})[client] = t
+                    self.lock.notify_all()
+
+    def wait(self, ply: int, timeout: float = 5) -> dict[int, float]:
+        count = len(self.sockets)
+        with self.lock:
+            self.lock.wait_for(lambda: len(self.received.get(ply, {})) == count, timeout)
+            return dict(self.received.get(ply, {}))
+
+    def close(self) -> None:
+        for ws in self.sockets:
+            ws.close()
+
+
+def _nudge_game(game, csrf, http_base, ws_base, moves, pause, rng) -> list[dict]:
+    import http.client
+    from urllib.parse import urlencode
+
+    host, port = http_base.split("//")[1].split(":")
+    cookies = {s["seat"]: f"sessionid={s['session']}; csrftoken={csrf}" for s in game["seats"]}
+    # Both players (signed in) and two anonymous spectators (the game is public).
+    clients = _Clients(
+        f"{ws_base}/ws/games/{game['id']}/",
+        [[f"Cookie: {cookies[0]}"], [f"Cookie: {cookies[1]}"], [], []],
+    )
+
+    def request(method: str, path: str, seat: int, body: str = "") -> tuple[int, str]:
+        conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        headers = {"HX-Request": "true", "X-CSRFToken": csrf, "Cookie": cookies[seat]}
+        if body:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn.request(method, path, body=body or None, headers=headers)
+        answer = conn.getresponse()
+        text = answer.read().decode()
+        conn.close()
+        return answer.status, text
+
+    panel_url, act_url = f"/games/{game['id']}/panel/", f"/games/{game['id']}/act/"
+    rows: list[dict] = []
+    seat = 0
+    panel = parse_panel(request("GET", panel_url, seat)[1])
+    if panel.legal is None:
+        seat = 1
+        panel = parse_panel(request("GET", panel_url, seat)[1])
+    while panel.active and panel.legal is not None and len(rows) < moves:
+        time.sleep(pause)
+        action = choose(panel.legal, rng)
+        body = urlencode({"action": json.dumps(action), "ply": panel.ply, "key": panel.key})
+        t_send = time.time()
+        status, text = request("POST", act_url, seat, body)
+        t_return = time.time()
+        if status != 200:
+            raise RuntimeError(f"POST act answered {status}")
+        after = parse_panel(text)
+        got = clients.wait(after.ply)
+        rows.append(
+            {
+                "game": game["id"],
+                "ply": after.ply,
+                "send": t_send,
+                "return": t_return,
+                "clients": got,
+            }
+        )
+        if after.legal is not None or not after.active:
+            panel = after  # the same seat again (the other one passed), or the end
+        else:
+            seat = 1 - seat
+            panel = parse_panel(request("GET", panel_url, seat)[1])
+    clients.close()
+    return rows
+
+
+def layer_test(setup: dict, ws_base: str, env: dict, count: int, persistent: bool) -> dict:
+    """The channel layer and daphne alone: 4 clients on one game, and a Django process that calls
+    notifications.game_changed() `count` times (or, with `persistent`, the same group_send on an
+    event loop that lives as long as the process, the fix suggested in LOAD_RESULTS.md)."""
+    game = setup["nudge_games"][0]
+    cookies = [f"sessionid={s['session']}; csrftoken={setup['csrf']}" for s in game["seats"]]
+    clients = _Clients(
+        f"{ws_base}/ws/games/{game['id']}/",
+        [[f"Cookie: {cookies[0]}"], [f"Cookie: {cookies[1]}"], [], []],
+    )
+    cmd = [str(BIN / "python"), "bench/load_setup.py", "send-nudges", "--game", game["id"]]
+    cmd += ["--count", str(count)] + (["--persistent-loop"] if persistent else [])
+    sent = json.loads(sh(cmd, env, capture_output=True).stdout.splitlines()[-1])
+    after_call, after_return = [], []
+    missing = 0
+    for ply, t_call, t_return in sent:
+        got = clients.wait(ply, timeout=2)
+        missing += 4 - len(got)
+        after_call += [(t - t_call) * 1000 for t in got.values()]
+        after_return += [(t - t_return) * 1000 for t in got.values()]
+    clients.close()
+    return {
+        "sends": len(sent),
+        "missing_nudges": missing,
+        "send_call_ms": summary([(r - c) * 1000 for _, c, r in sent]),
+        "receipt_after_send_call_ms": summary(after_call),
+        "receipt_after_send_returned_ms": summary(after_return),
+    }
+
+
+def created_at(database_url: str, rows: list[dict]) -> None:
+    """Add each move's Action.created_at (epoch seconds) to its row."""
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        for row in rows:
+            found = conn.execute(
+                "SELECT extract(epoch FROM a.created_at) FROM games_action a "
+                "JOIN games_game g ON g.id = a.game_id WHERE g.public_id = %s AND a.ply = %s",
+                (row["game"], row["ply"]),
+            ).fetchone()
+            row["created"] = float(found[0]) if found else None
+
+
+def nudge_figures(rows: list[dict]) -> dict:
+    after_return, after_send, after_row, missing = [], [], [], 0
+    for row in rows:
+        missing += 4 - len(row["clients"])
+        for t in row["clients"].values():
+            after_return.append((t - row["return"]) * 1000)
+            after_send.append((t - row["send"]) * 1000)
+            if row.get("created") is not None:
+                after_row.append((t - row["created"]) * 1000)
+    post = [(r["return"] - r["send"]) * 1000 for r in rows]
+    return {
+        "moves": len(rows),
+        "missing_nudges": missing,
+        "post_ms": summary(post),
+        "nudge_after_post_return_ms": summary(after_return),
+        "nudge_after_post_send_ms": summary(after_send),
+        "nudge_after_action_row_ms": summary(after_row),
+        "nudge_before_return_share": (
+            sum(1 for x in after_return if x < 0) / len(after_return) if after_return else None
+        ),
+    }
+
+
+# -- processes and CPU ----------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and its reaped children (clock ticks -> seconds)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def tree(pid: int) -> list[int]:
+    """pid and its live descendants."""
+    out = [pid]
+    for child in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = child.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out += tree(int(child.parent.name))
+    return out
+
+
+def tree_cpu(pid: int) -> float:
+    return sum(cpu_seconds(p) for p in tree(pid))
+
+
+def pg_backends_cpu(database_url: str, dbname: str) -> float:
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        pids = [
+            r[0]
+            for r in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                (dbname,),
+            )
+        ]
+    return sum(cpu_seconds(p) for p in pids)
+
+
+def wait_port(port: int, seconds: float = 30) -> None:
+    import socket
+
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+
+
+def run_env(args: argparse.Namespace) -> dict[str, str]:
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "LANG": "C.UTF-8",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",  # plain HTTP on loopback, no proxy in front
+        "SITE_URL": f"http://127.0.0.1:{args.http_port}",
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "STATIC_ROOT": str(OUT / "load_static"),
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def sh(cmd: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, env=env, cwd=ROOT, check=True, text=True, **kwargs)
+
+
+def prepare(args: argparse.Namespace, env: dict) -> None:
+    import psycopg
+
+    admin = args.database_url.rsplit("/", 1)[0] + "/postgres"
+    dbname = args.database_url.rsplit("/", 1)[1]
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{dbname}"')
+    sh([str(BIN / "python"), "manage.py", "migrate", "-v0"], env)
+    sh([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v0"], env)
+    import redis
+
+    redis.Redis.from_url(args.redis_url).flushdb()
+
+
+def start_servers(args: argparse.Namespace, env: dict) -> dict[str, subprocess.Popen]:
+    OUT.mkdir(parents=True, exist_ok=True)
+    logs = {name: OUT / f"load_{name}.log" for name in ("gunicorn", "daphne")}
+    access = OUT / "load_access.log"
+    access.write_text("")
+    app = "config.wsgi:application"
+    if args.fixes != "none":  # the same project with the suggested fixes patched in, per worker
+        app = f"load_setup:fixed_wsgi_app({args.fixes!r})"
+    path = ["--pythonpath", str(ROOT / "bench")] if args.fixes != "none" else []
+    procs = {
+        "gunicorn": subprocess.Popen(
+            [
+                str(BIN / "gunicorn"),
+                app,
+                *path,
+                "--workers",
+                str(args.workers),
+                "--bind",
+                f"127.0.0.1:{args.http_port}",
+                "--no-control-socket",
+                "--backlog",
+                "2048",
+                "--access-logfile",
+                str(access),
+                # request line, status, microseconds from reading the request to the answer
+                "--access-logformat",
+                "%(t)s %(m)s %(U)s %(s)s %(D)s",
+            ],
+            env=env,
+            cwd=ROOT,
+            stdout=logs["gunicorn"].open("w"),
+            stderr=subprocess.STDOUT,
+        ),
+        "daphne": subprocess.Popen(
+            [
+                str(BIN / "daphne"),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(args.ws_port),
+                "config.asgi:application",
+            ],
+            env=env,
+            cwd=ROOT,
+            stdout=logs["daphne"].open("w"),
+            stderr=subprocess.STDOUT,
+        ),
+    }
+    wait_port(args.http_port)
+    wait_port(args.ws_port)
+    time.sleep(2)  # gunicorn's workers import Django after the master binds
+    return procs
+
+
+def stop(procs: dict[str, subprocess.Popen]) -> None:
+    for proc in procs.values():
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs.values():
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+ACCESS_RE = re.compile(r"\[(\d+/\w+/\d+:\d+:\d+:\d+ [+-]\d+)\] (\w+) (\S+) (\d+) (\d+)")
+
+
+def access_times(path: Path, window: list[float]) -> dict:
+    """Server-side time (gunicorn's %(D)s) of the counted window, by request kind."""
+    from datetime import datetime
+
+    kinds: dict[str, list[float]] = {}
+    statuses: dict[str, dict[str, int]] = {}
+    for line in path.read_text().splitlines():
+        m = ACCESS_RE.search(line)
+        if not m:
+            continue
+        t = datetime.strptime(m.group(1), "%d/%b/%Y:%H:%M:%S %z").timestamp()
+        if not window[0] <= t < window[1]:
+            continue
+        kind = f"{m.group(2)} {m.group(3).rstrip('/').rsplit('/', 1)[-1]}"
+        kinds.setdefault(kind, []).append(int(m.group(5)) / 1000)
+        statuses.setdefault(kind, {}).setdefault(m.group(4), 0)
+        statuses[kind][m.group(4)] += 1
+    return {k: {**summary(v), "statuses": statuses[k]} for k, v in kinds.items()}
+
+
+def load_run(args, env, procs, think: str, label: str) -> dict:
+    setup_file = OUT / f"load_games_{label}.json"
+    sh(
+        [
+            str(BIN / "python"),
+            "bench/load_setup.py",
+            "setup",
+            "--games",
+            str(args.games),
+            "--nudge-games",
+            "0",
+            "--seed",
+            str(args.seed),
+            "--out",
+            str(setup_file),
+        ],
+        env,
+    )
+    raw_file = OUT / f"load_raw_{label}.json"
+    lenv = {
+        **env,
+        "LOAD_SETUP": str(setup_file),
+        "LOAD_WS": f"ws://127.0.0.1:{args.ws_port}",
+        "LOAD_THINK": think if "-" in think else f"{think}-{think}",
+        "LOAD_WARMUP": str(args.warmup),
+        "LOAD_SECONDS": str(args.seconds),
+        "LOAD_RAW": str(raw_file),
+    }
+    users = 2 * args.games
+    cmd = [
+        str(BIN / "locust"),
+        "-f",
+        "bench/load.py",
+        "--headless",
+        "-u",
+        str(users),
+        "-r",
+        str(max(users // 4, 1)),
+        "-t",
+        f"{args.warmup + args.seconds}s",
+        "--host",
+        f"http://127.0.0.1:{args.http_port}",
+        "--only-summary",
+        "--csv",
+        str(OUT / f"load_{label}"),
+        "--stop-timeout",
+        "10",
+        "--loglevel",
+        "WARNING",
+    ]
+    load_before = os.getloadavg()
+    with open(OUT / f"load_locust_{label}.log", "w") as log:
+        locust = subprocess.Popen(cmd, env=lenv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        # The load is measured between warmup and warmup + seconds; the CPU over the same span.
+        time.sleep(args.warmup)
+        mid = {name: tree_cpu(p.pid) for name, p in procs.items()}
+        locust_mid = tree_cpu(locust.pid)
+        pg_mid = pg_backends_cpu(args.database_url, args.database_url.rsplit("/", 1)[1])
+        time.sleep(args.seconds)
+        after = {name: tree_cpu(p.pid) for name, p in procs.items()}
+        locust_after = tree_cpu(locust.pid)
+        pg_after = pg_backends_cpu(args.database_url, args.database_url.rsplit("/", 1)[1])
+        load_after = os.getloadavg()
+        locust.wait(timeout=120)
+    raw = json.loads(raw_file.read_text())
+    window = raw["window"]
+    moves = raw["moves"]
+    cpu = {name: after[name] - mid[name] for name in after}
+    cpu["locust"] = locust_after - locust_mid
+    cpu["postgres (this database's backends)"] = pg_after - pg_mid
+    nudges = []
+    posted = raw["posted"]
+    for game, ply, _seat, t in raw["nudged"]:
+        p = posted.get(f"{game}:{ply}")
+        if p:
+            nudges.append((t - p[1]) * 1000)
+    result = {
+        "label": label,
+        "think_s": think,
+        "games": args.games,
+        "bots": users,
+        "seconds": args.seconds,
+        "moves": moves,
+        "moves_per_s": moves / args.seconds,
+        "post_act_ms": summary(raw["post_ms"]),
+        "panel_after_nudge_ms": summary(raw["panel_ms"]),
+        "move_visible_to_opponent_ms": summary(raw["visible_ms"]),
+        "nudge_after_post_return_ms_under_load": summary(nudges),
+        "server_time_ms": access_times(OUT / "load_access.log", window),
+        "errors": raw["errors"],
+        "cpu_seconds": cpu,
+        "server_cpu_ms_per_move": {
+            name: (cpu[name] / moves * 1000 if moves else None) for name in cpu
+        },
+        "loadavg_before": load_before,
+        "loadavg_after": load_after,
+        "locust_exit": locust.returncode,
+    }
+    return result
+
+
+def machine() -> dict:
+    model = "?"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    from importlib.metadata import version
+
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "python": platform.python_version(),
+        "kernel": platform.release(),
+        "locust": version("locust"),
+        "websocket-client": version("websocket-client"),
+        "gunicorn": version("gunicorn"),
+        "daphne": version("daphne"),
+        "git": _git(),
+    }
+
+
+def _git() -> str:
+    """The commit measured, and whether the files the run exercises differ from it."""
+    head = subprocess.run(
+        ["git", "log", "-1", "--format=%h %s"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--short", "--", "games", "config", "templates", "accounts"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return head + (f" (uncommitted changes: {' '.join(dirty[1::2])})" if dirty else "")
+
+
+def cmd_run(args: argparse.Namespace) -> None:
+    env = run_env(args)
+    prepare(args, env)
+    results = {"machine": machine(), "args": vars(args), "runs": []}
+    procs = start_servers(args, env)
+    try:
+        for i, think in enumerate(args.think or ["0"]):
+            label = f"{args.tag}think{think}" + ("" if args.fixes == "none" else f"-{args.fixes}")
+            print(f"-- load run {i + 1}/{len(args.think or ['0'])}: think {think} s", flush=True)
+            result = load_run(args, env, procs, think, label)
+            results["runs"].append(result)
+            print(json.dumps(result, indent=1), flush=True)
+        if args.nudge_moves:
+            print("-- nudge test (idle server)", flush=True)
+            setup_file = OUT / "load_games_nudge.json"
+            sh(
+                [
+                    str(BIN / "python"),
+                    "bench/load_setup.py",
+                    "setup",
+                    "--games",
+                    "0",
+                    "--nudge-games",
+                    str(max(args.nudge_moves // 40, 2)),
+                    "--out",
+                    str(setup_file),
+                ],
+                env,
+            )
+            before = os.getloadavg()
+            data = nudge_test(
+                json.loads(setup_file.read_text()),
+                f"http://127.0.0.1:{args.http_port}",
+                f"ws://127.0.0.1:{args.ws_port}",
+                args.nudge_moves,
+                args.nudge_pause,
+            )
+            created_at(args.database_url, data["rows"])
+            results["nudge"] = {**nudge_figures(data["rows"]), "loadavg": [before, os.getloadavg()]}
+            (OUT / "load_nudge_rows.json").write_text(json.dumps(data["rows"]))
+            print(json.dumps(results["nudge"], indent=1), flush=True)
+            setup = json.loads(setup_file.read_text())
+            ws_base = f"ws://127.0.0.1:{args.ws_port}"
+            for persistent in (False, True):
+                name = "layer_persistent_loop" if persistent else "layer"
+                print(f"-- {name}: group_send -> 4 clients", flush=True)
+                results[name] = layer_test(setup, ws_base, env, args.nudge_moves, persistent)
+                print(json.dumps(results[name], indent=1), flush=True)
+    finally:
+        stop(procs)
+    name = f"load_{args.tag}{args.fixes}.json"
+    (OUT / name).write_text(json.dumps(results, indent=1))
+    print(f"-> {OUT / name}")
+
+
+def cmd_nudge(args: argparse.Namespace) -> None:
+    data = nudge_test(
+        json.loads(Path(args.setup).read_text()), args.http, args.ws, args.moves, args.pause
+    )
+    if args.database_url:
+        created_at(args.database_url, data["rows"])
+    print(json.dumps(nudge_figures(data["rows"]), indent=1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seconds", type=int, default=60)
+    p.add_argument("--warmup", type=int, default=10)
+    p.add_argument(
+        "--think", action="append", help="seconds a bot waits before moving: N or MIN-MAX"
+    )
+    p.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
+    p.add_argument("--http-port", type=int, default=18400)
+    p.add_argument("--ws-port", type=int, default=18401)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--tag", default="", help="prefix of this run's file names in bench/out")
+    p.add_argument("--nudge-moves", type=int, default=200)
+    p.add_argument("--nudge-pause", type=float, default=0.05)
+    p.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/blokus_load")
+    p.add_argument("--redis-url", default="redis://127.0.0.1:6379/3")
+    p.add_argument(
+        "--fixes",
+        choices=["none", "loop"],
+        default="none",
+        help="serve HTTP with the fixes of LOAD_RESULTS.md patched in (bench/load_setup.py)",
+    )
+    p = sub.add_parser("nudge")
+    p.add_argument("--setup", required=True)
+    p.add_argument("--http", required=True)
+    p.add_argument("--ws", required=True)
+    p.add_argument("--moves", type=int, default=200)
+    p.add_argument("--pause", type=float, default=0.05)
+    p.add_argument("--database-url", default="")
+    args = parser.parse_args()
+    {"run": cmd_run, "nudge": cmd_nudge}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
