@@ -4,6 +4,8 @@ never *what*: each page re-fetches its own partials through the views, which app
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 
 from asgiref.sync import async_to_sync
@@ -21,9 +23,32 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
+
+
+def _nudge_loop() -> asyncio.AbstractEventLoop:
+    """One event loop per process, in a thread, for sending nudges through Redis.
+
+    async_to_sync would make a new loop for every nudge, and the Redis channel layer a new
+    connection with it (~10-20 ms a move, bench/LOAD_RESULTS.md); this loop keeps them.
+    """
+    global _loop
+    with _loop_lock:
+        if _loop is None or _loop.is_closed():
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="nudges", daemon=True).start()
+        return _loop
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    if type(layer).__module__.startswith("channels_redis"):
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _nudge_loop())
+        future.result(timeout=5)
+    else:  # the in-memory layer lives on its consumers' loop: stay on the caller's side
         async_to_sync(layer.group_send)(group, message)
 
 
