@@ -24,30 +24,36 @@ PYTHON = $(shell \
   done)
 endif
 
-.PHONY: help install .venv run test fmt bench
+.PHONY: help install .venv run test test-fast fmt bench
 
 help:
-	@echo "make run    install, migrate, create demo accounts, serve http://127.0.0.1:8000"
+	@echo "make run    install, migrate, create demo accounts, serve http://127.0.0.1:8000 (PORT=...)"
 	@echo "make test   install, ruff check, ruff format --check, pytest"
+	@echo "make test-fast  pytest without the slow tests (browser, services, workers): a minute"
 	@echo "make fmt    ruff format + ruff check --fix"
 	@echo "make bench  run bench/engine.py"
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt requirements-dev.txt
 	@py='$(PYTHON)'; \
 	  if [ -z "$$py" ] || ! "$$py" -c '$(PY_OK)' >/dev/null 2>&1; then \
 	    echo "$(PY_MISSING)" >&2; exit 1; \
 	  fi; \
 	  echo "Creating $(VENV) with $$py ($$("$$py" --version))"; \
 	  "$$py" -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+	  -r requirements-dev.txt
 	touch $@
 
 install .venv: $(VENV)/.installed
 
+PORT ?= 8000
+
+# The dev server with a Celery worker and beat inside it, on a SQLite broker (DEV_WORKER=1, see
+# games/management/commands/devserver.py): the computer plays outside the player's request.
 run: $(VENV)/.installed
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py demo_accounts
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	DEV_WORKER=1 $(BIN)/python manage.py devserver 127.0.0.1:$(PORT)
 
 # pytest exits 5 when it collected no tests: that is a failure here too (make stops on any
 # non-zero status; the message just says why).
@@ -58,6 +64,10 @@ test: $(VENV)/.installed
 	  $(BIN)/pytest -n 2; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; fi; \
 	  exit $$rc
+
+# For development: everything but the tests marked slow (pyproject.toml). CI runs `make test`.
+test-fast: $(VENV)/.installed
+	$(BIN)/pytest -n 2 -m "not slow"
 
 fmt: $(VENV)/.installed
 	$(BIN)/ruff format .

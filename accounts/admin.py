@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import User
+from accounts.models import Block, User
 from games.admin import ReasonActionForm, deactivate_users
 
 
@@ -17,3 +17,13 @@ class BlokusUserAdmin(UserAdmin):
     # Deactivation goes through games.services.user_deactivate, which logs who, when and why.
     actions = [deactivate_users]
     action_form = ReasonActionForm
+
+
+@admin.register(Block)
+class BlockAdmin(admin.ModelAdmin):
+    """Moderators see who blocks whom (a pattern of blocks can point at a harasser)."""
+
+    list_display = ("blocker", "blocked", "created_at")
+    search_fields = ("blocker__username", "blocked__username")
+    list_select_related = ("blocker", "blocked")
+    readonly_fields = ("blocker", "blocked", "created_at")

@@ -1,18 +1,28 @@
 from django import forms
 
 from accounts.models import User, time_zone_names
+from accounts.names import visible_text
 
 
 class SettingsForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "email_turns", "reminder_hours"]
+        fields = ["display_name", "time_zone", "email_turns", "reminder_hours", "digest_hour"]
         widgets = {"email_turns": forms.RadioSelect}
         help_texts = {
             "display_name": "Shown to other players instead of your username. Leave blank to "
             "use your username.",
             "time_zone": "Turn deadlines and reminders are shown in this time zone.",
         }
+
+    def clean_display_name(self):
+        name = visible_text(self.cleaned_data.get("display_name", ""))
+        if name and self.instance.name_taken(name):
+            raise forms.ValidationError(
+                "That name is another player's (or reads the same): choose another, so that "
+                "nobody takes you for them."
+            )
+        return name
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

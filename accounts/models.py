@@ -9,6 +9,8 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from accounts.names import name_key, visible_text
+
 
 @functools.cache
 def time_zone_names() -> frozenset[str]:
@@ -29,6 +31,7 @@ class User(AbstractUser):
     class EmailTurns(models.TextChoices):
         EVERY = "every", "An email every time it is my turn"
         REMINDERS = "reminders", "Only reminders, when I have not moved for a while"
+        DIGEST = "digest", "One email a day listing the games where it is my turn"
         NEVER = "never", "Never"
 
     REMINDER_HOURS = [
@@ -39,8 +42,13 @@ class User(AbstractUser):
         (24, "24 hours"),
     ]
 
-    # Shown to other players; the username is the fallback when it is blank.
+    # Shown to other players; the username is the fallback when it is blank. Never the name (by
+    # accounts.names.name_key) of another player: no impersonation.
     display_name = models.CharField(max_length=150, blank=True)
+    # name_key(username) and name_key(display_name), kept by save(): what the uniqueness check
+    # compares, with an index each.
+    username_key = models.CharField(max_length=150, blank=True, db_index=True, editable=False)
+    display_key = models.CharField(max_length=150, blank=True, db_index=True, editable=False)
     # An IANA zone name ("Europe/Paris"), for showing turn deadlines and reminders in local time.
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
     # Notification preferences, read by the turn emails and the reminder task.
@@ -56,6 +64,95 @@ class User(AbstractUser):
         default=12,
         help_text="How long your turn may wait before a reminder email is sent.",
     )
+    digest_hour = models.PositiveSmallIntegerField(
+        "daily email at",
+        choices=[(h, f"{h:02d}:00") for h in range(24)],
+        default=8,
+        help_text="With one email a day: the hour it is sent, in your time zone.",
+    )
+
+    # The end of the vacation in progress (accounts.vacations), null when not on vacation: read
+    # wherever a seat is shown, so it lives on the row; the Vacation rows keep the history that
+    # the yearly allowance is counted from.
+    vacation_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+    def save(self, *args, **kwargs):
+        self.display_name = visible_text(self.display_name)
+        self.username_key = name_key(self.username)
+        self.display_key = name_key(self.display_name) if self.display_name else ""
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "username_key", "display_key"}
+        super().save(*args, **kwargs)
+
+    def name_taken(self, name: str) -> bool:
+        """Whether ``name`` reads as another player's username or display name."""
+        key = name_key(name)
+        others = User.objects.exclude(pk=self.pk) if self.pk else User.objects.all()
+        return (
+            bool(key)
+            and others.filter(models.Q(username_key=key) | models.Q(display_key=key)).exists()
+        )
+
+    def on_vacation(self, now=None) -> bool:
+        from django.utils import timezone
+
+        return self.vacation_until is not None and self.vacation_until > (now or timezone.now())
+
+
+class Block(models.Model):
+    """``blocker`` does not want to meet ``blocked``: no invitations from them, no seat in a game
+    where the blocker sits, none of their chat lines shown to the blocker. The blocked player is
+    not told; they learn only that the invitation or seat is not available."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_received")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"
+
+
+def blocked_ids(user) -> set[int]:
+    """The ids of the players ``user`` has blocked (an empty set for a visitor)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+
+
+def blocks_between(user, others) -> bool:
+    """Whether any of ``others`` (users or ids) has blocked ``user``."""
+    ids = [getattr(o, "pk", o) for o in others if o is not None]
+    return Block.objects.filter(blocker_id__in=ids, blocked=user).exists()
+
+
+class Vacation(models.Model):
+    """A span during which the player's move clocks stand still in every game (accounts.vacations).
+    ``ends_at`` is moved to the moment of return when a vacation ends early."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"], name="vacation_user_end_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gte=models.F("starts_at")), name="vacation_ends_after"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games import engine
+from django.db.models import Avg, Count, Q
+
 from games.models import Game, Seat
 
 
@@ -21,23 +22,23 @@ def player_stats(user) -> PlayerStats:
     """Games played and won, and the average score, over the user's finished games.
 
     A seat the computer took over still counts for its player. Aborted games count for nothing.
-    Scores come from the engine's final position, so they follow the rules (R8) exactly.
+    Places and scores were written once when each game finished (games.ratings.record_results,
+    from the engine's final position: R8), so a profile view re-scores nothing.
     """
-    seats = Seat.objects.filter(
-        user=user, kind=Seat.Kind.HUMAN, game__status=Game.Status.FINISHED
-    ).select_related("game")
-    played = won = 0
-    total = 0
-    for seat in seats:
-        if not seat.game.state:
-            continue
-        final = engine.score(engine.State.from_json(seat.game.state))
-        mine = next((p for p in final["players"] if p["seat"] == seat.index), None)
-        if mine is None:
-            continue
-        played += 1
-        won += mine["place"] == 1  # a shared first place is a win for each of its players
-        total += mine["score"]
+    totals = Seat.objects.filter(
+        user=user,
+        kind=Seat.Kind.HUMAN,
+        game__status=Game.Status.FINISHED,
+        final_place__isnull=False,
+    ).aggregate(
+        played=Count("pk"),
+        # a shared first place is a win for each of its players
+        won=Count("pk", filter=Q(final_place=1)),
+        average=Avg("final_score"),
+    )
+    average = totals["average"]
     return PlayerStats(
-        played=played, won=won, average_score=round(total / played, 1) if played else None
+        played=totals["played"],
+        won=totals["won"],
+        average_score=round(average, 1) if average is not None else None,
     )

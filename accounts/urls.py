@@ -4,6 +4,8 @@ from accounts import views
 
 urlpatterns = [
     path("players/<str:username>/", views.profile, name="profile"),
+    path("players/<str:username>/block/", views.block, name="block"),
     path("settings/", views.settings_page, name="settings"),
+    path("settings/vacation/", views.vacation, name="vacation"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

@@ -1,20 +1,54 @@
+from django.conf import settings as django_settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import vacations
 from accounts.forms import SettingsForm
-from accounts.models import User
+from accounts.models import Block, User, blocked_ids
 from accounts.selectors import player_stats
 from games.emails import unsubscribe_user_id
+from games.ratings import player_ratings
 
 
 def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
+    blocked = request.user.is_authenticated and player.pk in blocked_ids(request.user)
     return render(
-        request, "accounts/profile.html", {"player": player, "stats": player_stats(player)}
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "stats": player_stats(player),
+            "ratings": player_ratings(player),
+            "blocked": blocked,
+        },
     )
+
+
+@login_required
+@require_POST
+def block(request, username: str):
+    """Block (``action=block``) or unblock another player; see accounts.models.Block."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    action = request.POST.get("action")
+    if player == request.user or action not in ("block", "unblock"):
+        messages.error(request, "You can block or unblock another player only.")
+    elif action == "block":
+        Block.objects.get_or_create(blocker=request.user, blocked=player)
+        messages.success(
+            request,
+            f"You have blocked {player}: they cannot invite you, take a seat in your games or "
+            "show up in your chat. They are not told.",
+        )
+    else:
+        Block.objects.filter(blocker=request.user, blocked=player).delete()
+        messages.success(request, f"You have unblocked {player}.")
+    if request.POST.get("next") == "settings":
+        return redirect("settings")
+    return redirect("profile", username=player.username)
 
 
 @login_required
@@ -27,7 +61,43 @@ def settings_page(request):
             return redirect("settings")
     else:
         form = SettingsForm(instance=request.user)
-    return render(request, "accounts/settings.html", {"form": form})
+    blocks = Block.objects.filter(blocker=request.user).select_related("blocked")
+    return render(
+        request,
+        "accounts/settings.html",
+        {
+            "form": form,
+            "blocks": blocks,
+            "vacation_left": vacations.days_left(request.user),
+            "vacation_allowance": django_settings.VACATION_DAYS_PER_YEAR,
+        },
+    )
+
+
+@login_required
+@require_POST
+def vacation(request):
+    """Start a vacation (``days``) or come back early (``action=end``)."""
+    if request.POST.get("action") == "end":
+        vacations.vacation_end(user=request.user)
+        messages.success(request, "Welcome back: your move clocks run again from now.")
+        return redirect("settings")
+    try:
+        days = int(request.POST.get("days", ""))
+    except ValueError:
+        messages.error(request, "Say how many days you will be away, as a whole number.")
+        return redirect("settings")
+    try:
+        vacations.vacation_start(user=request.user, days=days)
+    except vacations.VacationError as exc:
+        messages.error(request, f"No vacation: {exc}.")
+    else:
+        messages.success(
+            request,
+            f"Enjoy your {days} day{'s' * (days != 1)} away: your move clocks stand still in "
+            "every game until you come back, and your opponents see that you are away.",
+        )
+    return redirect("settings")
 
 
 # No CSRF token: mail clients POST here with "List-Unsubscribe=One-Click" and nothing else

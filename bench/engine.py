@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.engine import apply, legal_actions, new_game  # noqa: E402
-from games.engine.pieces import _PRUNED  # noqa: E402
+from games.engine.pieces import clear_geometry_cache  # noqa: E402
 from games.engine.rules import legal_placements  # noqa: E402
 
 
@@ -82,7 +82,7 @@ def main() -> None:
     cold_start = time.perf_counter()
     items = positions(args.games)
     build = time.perf_counter() - cold_start
-    _PRUNED.clear()  # the lazily filled geometry table: time every position once, from empty
+    clear_geometry_cache()  # the lazily filled geometry table: time every position once, from empty
     cold = timed(legal_placements, items, repeat=1)
 
     enum = timed(legal_placements, items)

@@ -331,43 +331,61 @@ def nudge_test(setup: dict, http_base: str, ws_base: str, moves: int, pause: flo
 
 
 class _Clients:
-    """Websocket clients on one game, each in a thread, noting when each nudge arrives."""
+    """Websocket clients on one game, each in a process of its own (so that one client's
+    handling never delays another's receipt time), noting when each nudge arrives."""
 
     def __init__(self, url: str, headers: list[list[str]]):
-        import websocket
-
         self.received: dict[int, dict[int, float]] = {}  # ply -> client -> epoch seconds
         self.lock = threading.Condition()
-        self.sockets = []
+        self.procs = []
         for client, header in enumerate(headers):
-            ws = websocket.create_connection(url, header=header, origin="http://127.0.0.1")
-            self.sockets.append(ws)
-            threading.Thread(target=self._listen, args=(ws, client), daemon=True).start()
+            proc = subprocess.Popen(
+                [sys.executable, __file__, "listen", url, json.dumps(header)],
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+            )
+            if proc.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"websocket client {client} could not connect to {url}")
+            self.procs.append(proc)
+            threading.Thread(target=self._read, args=(proc, client), daemon=True).start()
 
-    def _listen(self, ws, client: int) -> None:
-        while True:
-            try:
-                message = ws.recv()
-            except Exception:  # closed
-                return
-            t = time.time()
-            if not message:  # closed
-                return
-            data = json.loads(message)
-            if data.get("type") == "game.changed":
-                with self.lock:
-                    self.received.setdefault(data["ply"], {})[client] = t
-                    self.lock.notify_all()
+    def _read(self, proc, client: int) -> None:
+        for line in proc.stdout:
+            ply, t = line.split()
+            with self.lock:
+                self.received.setdefault(int(ply), {})[client] = float(t)
+                self.lock.notify_all()
 
     def wait(self, ply: int, timeout: float = 5) -> dict[int, float]:
-        count = len(self.sockets)
+        count = len(self.procs)
         with self.lock:
             self.lock.wait_for(lambda: len(self.received.get(ply, {})) == count, timeout)
             return dict(self.received.get(ply, {}))
 
     def close(self) -> None:
-        for ws in self.sockets:
-            ws.close()
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            proc.wait()
+
+
+def cmd_listen(args: argparse.Namespace) -> None:
+    """One websocket client: prints "ready", then "<ply> <epoch seconds>" for every nudge."""
+    import websocket
+
+    ws = websocket.create_connection(
+        args.url, header=json.loads(args.header), origin="http://127.0.0.1"
+    )
+    print("ready", flush=True)
+    while True:
+        message = ws.recv()
+        t = time.time()
+        if not message:
+            return
+        data = json.loads(message)
+        if data.get("type") == "game.changed":
+            print(data["ply"], repr(t), flush=True)
 
 
 def _nudge_game(game, csrf, http_base, ws_base, moves, pause, rng) -> list[dict]:
@@ -429,7 +447,9 @@ def _nudge_game(game, csrf, http_base, ws_base, moves, pause, rng) -> list[dict]
     return rows
 
 
-def layer_test(setup: dict, ws_base: str, env: dict, count: int, persistent: bool) -> dict:
+def layer_test(
+    setup: dict, ws_base: str, env: dict, count: int, persistent: bool, layer: str
+) -> dict:
     """The channel layer and daphne alone: 4 clients on one game, and a Django process that calls
     notifications.game_changed() `count` times (or, with `persistent`, the same group_send on an
     event loop that lives as long as the process, the fix suggested in LOAD_RESULTS.md)."""
@@ -439,8 +459,10 @@ def layer_test(setup: dict, ws_base: str, env: dict, count: int, persistent: boo
         f"{ws_base}/ws/games/{game['id']}/",
         [[f"Cookie: {cookies[0]}"], [f"Cookie: {cookies[1]}"], [], []],
     )
-    cmd = [str(BIN / "python"), "bench/load_setup.py", "send-nudges", "--game", game["id"]]
+    # --game=ID: a public id may begin with "-"
+    cmd = [str(BIN / "python"), "bench/load_setup.py", "send-nudges", f"--game={game['id']}"]
     cmd += ["--count", str(count)] + (["--persistent-loop"] if persistent else [])
+    cmd += ["--layer", layer]
     sent = json.loads(sh(cmd, env, capture_output=True).stdout.splitlines()[-1])
     after_call, after_return = [], []
     missing = 0
@@ -595,15 +617,16 @@ def start_servers(args: argparse.Namespace, env: dict) -> dict[str, subprocess.P
     access = OUT / "load_access.log"
     access.write_text("")
     app = "config.wsgi:application"
-    if args.fixes != "none":  # the same project with the suggested fixes patched in, per worker
-        app = f"load_setup:fixed_wsgi_app({args.fixes!r})"
-    path = ["--pythonpath", str(ROOT / "bench")] if args.fixes != "none" else []
+    if args.fixes != "none" or args.ws == "pubsub":
+        # The same project with the suggested fixes patched in, per worker. bench/ is a
+        # namespace package from the working directory (not on the path: bench/http.py).
+        layer = "pubsub" if args.ws == "pubsub" else "core"
+        app = f"bench.load_setup:fixed_wsgi_app({args.fixes!r}, {layer!r})"
     procs = {
         "gunicorn": subprocess.Popen(
             [
                 str(BIN / "gunicorn"),
                 app,
-                *path,
                 "--workers",
                 str(args.workers),
                 "--bind",
@@ -629,7 +652,11 @@ def start_servers(args: argparse.Namespace, env: dict) -> dict[str, subprocess.P
                 "127.0.0.1",
                 "--port",
                 str(args.ws_port),
-                "config.asgi:application",
+                {
+                    "sync": "config.asgi:application",
+                    "async": "bench.load_setup:ASYNC_CONSUMER_APP",
+                    "pubsub": "bench.load_setup:PUBSUB_APP",
+                }[args.ws],
             ],
             env=env,
             cwd=ROOT,
@@ -708,7 +735,7 @@ def load_run(args, env, procs, think: str, label: str) -> dict:
     }
     users = 2 * args.games
     cmd = [
-        str(BIN / "locust"),
+        args.locust or str(BIN / "locust"),
         "-f",
         "bench/load.py",
         "--headless",
@@ -785,7 +812,14 @@ def machine() -> dict:
         if line.startswith("model name"):
             model = line.split(":", 1)[1].strip()
             break
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    def version(name: str) -> str:
+        try:
+            return installed(name)
+        except PackageNotFoundError:  # locust may live in a venv of its own (--locust)
+            return "not in this venv"
 
     return {
         "nproc": os.cpu_count(),
@@ -820,9 +854,10 @@ def cmd_run(args: argparse.Namespace) -> None:
     results = {"machine": machine(), "args": vars(args), "runs": []}
     procs = start_servers(args, env)
     try:
-        for i, think in enumerate(args.think or ["0"]):
-            label = f"{args.tag}think{think}" + ("" if args.fixes == "none" else f"-{args.fixes}")
-            print(f"-- load run {i + 1}/{len(args.think or ['0'])}: think {think} s", flush=True)
+        thinks = [] if args.think == ["none"] else (args.think or ["0"])  # none: nudges only
+        for i, think in enumerate(thinks):
+            label = f"{args.tag}think{think}-{args.fixes}-{args.ws}"
+            print(f"-- load run {i + 1}/{len(thinks)}: think {think} s", flush=True)
             result = load_run(args, env, procs, think, label)
             results["runs"].append(result)
             print(json.dumps(result, indent=1), flush=True)
@@ -860,11 +895,12 @@ def cmd_run(args: argparse.Namespace) -> None:
             for persistent in (False, True):
                 name = "layer_persistent_loop" if persistent else "layer"
                 print(f"-- {name}: group_send -> 4 clients", flush=True)
-                results[name] = layer_test(setup, ws_base, env, args.nudge_moves, persistent)
+                layer = "pubsub" if args.ws == "pubsub" else "core"
+                results[name] = layer_test(setup, ws_base, env, args.nudge_moves, persistent, layer)
                 print(json.dumps(results[name], indent=1), flush=True)
     finally:
         stop(procs)
-    name = f"load_{args.tag}{args.fixes}.json"
+    name = f"load_{args.tag}{args.fixes}-{args.ws}.json"
     (OUT / name).write_text(json.dumps(results, indent=1))
     print(f"-> {OUT / name}")
 
@@ -892,7 +928,15 @@ def main() -> None:
     p.add_argument("--http-port", type=int, default=18400)
     p.add_argument("--ws-port", type=int, default=18401)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--ws",
+        choices=["sync", "async", "pubsub"],
+        default="sync",
+        help="async: daphne serves GameConsumer's async twin; pubsub: every process uses "
+        "channels_redis's RedisPubSubChannelLayer (bench/load_setup.py)",
+    )
     p.add_argument("--tag", default="", help="prefix of this run's file names in bench/out")
+    p.add_argument("--locust", default="", help="the locust command (default: next to python)")
     p.add_argument("--nudge-moves", type=int, default=200)
     p.add_argument("--nudge-pause", type=float, default=0.05)
     p.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/blokus_load")
@@ -910,8 +954,11 @@ def main() -> None:
     p.add_argument("--moves", type=int, default=200)
     p.add_argument("--pause", type=float, default=0.05)
     p.add_argument("--database-url", default="")
+    p = sub.add_parser("listen")
+    p.add_argument("url")
+    p.add_argument("header", help="JSON list of header lines")
     args = parser.parse_args()
-    {"run": cmd_run, "nudge": cmd_nudge}[args.command](args)
+    {"run": cmd_run, "nudge": cmd_nudge, "listen": cmd_listen}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -169,7 +169,9 @@ def install_timers() -> None:
 
     from games import notifications, selectors, tasks
     from games.engine import State
-    from games.views import play
+    from games.presenters import board as board_presenter
+    from games.presenters import game as game_presenter
+    from games.views import game as game_view
 
     # The write path (games.services.action_submit) and what runs when its transaction commits.
     timed(services, "action_submit", "submit: total (incl. commit + on_commit)")
@@ -183,16 +185,13 @@ def install_timers() -> None:
     timed(tasks.send_turn_email, "delay", "on_commit: queue send_turn_email (Celery publish)")
     timed(Model, "save", "Model.save (Game snapshot, Seat, Action rows)")
     # The panel rendered as the answer to the POST and as the opponent's refresh.
-    timed(play, "_context", "panel: _context (all of it)")
-    timed(selectors, "game_view", "panel: selectors.game_view")
-    timed(play, "_decision", "panel: _decision (legal actions, deciding seat only)")
-    timed(play, "_anchors", "panel: _anchors (legal placements for the board's anchors)")
-    timed(play, "_standings", "panel: _standings (engine.score)")
-    timed(play, "_last_squares", "panel: _last_squares")
-    timed(play, "_board", "panel: _board (cells)")
-    if hasattr(play, "_board_html"):  # since commit dc5d971 the table board is built in Python
-        timed(play, "_board_html", "panel: _board_html (the table board's 400 cells)")
-    timed(play, "render", "panel: template render")
+    timed(game_view, "_cached_panel", "panel: _cached_panel (cache look-up, render on a miss)")
+    timed(selectors, "seat_snapshot", "panel: selectors.seat_snapshot (view + table)")
+    timed(engine, "table", "panel: engine.table (order, anchors, score, legal, outlooks)")
+    timed(engine, "view", "panel: engine.view")
+    timed(game_presenter, "playing", "panel: presenter.playing (all of it)")
+    timed(board_presenter, "board_html", "panel: board_html (the table board's 400 cells)")
+    timed(game_view, "render_to_string", "panel: template render")
 
 
 def apply_fixes(fixes: str) -> None:
@@ -222,21 +221,104 @@ def apply_fixes(fixes: str) -> None:
     notifications._send = _send
 
 
-def fixed_wsgi_app(fixes: str = "loop"):
+def use_layer(layer: str) -> None:
+    """pubsub: channels_redis's RedisPubSubChannelLayer instead of the settings' RedisChannelLayer
+    (a group_send is one PUBLISH; each server process receives it once and fans it out)."""
+    if layer == "pubsub":
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [settings.REDIS_URL]},
+            }
+        }
+
+
+def fixed_wsgi_app(fixes: str = "loop", layer: str = "core"):
     """gunicorn 'load_setup:fixed_wsgi_app("loop")' (bench/load.py run --fixes): the project's
     WSGI application with apply_fixes() done in each worker (after the fork, so that the
     event loop thread of the "loop" fix runs in the worker)."""
     from django.core.wsgi import get_wsgi_application
 
+    use_layer(layer)
     apply_fixes(fixes)
     return get_wsgi_application()
+
+
+def async_consumer_asgi_app():
+    """config.asgi's application with GameConsumer replaced by an async twin (the suggestion
+    of LOAD_RESULTS.md): a nudge is forwarded on daphne's event loop, without the hop to a
+    worker thread (and Django's connection check around it) that a sync consumer's handler
+    takes. daphne 'bench.load_setup:ASYNC_CONSUMER_APP' (bench/load.py run --ws async)."""
+    from channels.auth import AuthMiddlewareStack
+    from channels.db import database_sync_to_async
+    from channels.generic.websocket import AsyncJsonWebsocketConsumer
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from channels.security.websocket import AllowedHostsOriginValidator
+    from django.core.asgi import get_asgi_application
+    from django.http import Http404
+    from django.urls import path
+
+    from games import consumers, notifications
+    from games.selectors import game_for_viewer
+
+    class AsyncGameConsumer(AsyncJsonWebsocketConsumer):
+        group = None
+
+        async def connect(self):
+            public_id = self.scope["url_route"]["kwargs"]["public_id"]
+            try:
+                game, _seat = await database_sync_to_async(game_for_viewer)(
+                    public_id, self.scope.get("user")
+                )
+            except Http404:
+                await self.close(code=4404)
+                return
+            self.group = notifications.game_group(game.public_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.accept()
+
+        async def disconnect(self, code):
+            if self.group:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+        async def receive_json(self, content, **kwargs):
+            pass
+
+        async def game_changed(self, event):
+            await self.send_json({"type": "game.changed", "ply": event["ply"]})
+
+    http = get_asgi_application()
+    patterns = [
+        path("ws/games/<str:public_id>/", AsyncGameConsumer.as_asgi()),
+        path("ws/me/", consumers.UserConsumer.as_asgi()),
+    ]
+    return ProtocolTypeRouter(
+        {
+            "http": http,
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(patterns))),
+        }
+    )
+
+
+def __getattr__(name: str):
+    # daphne takes "module:attribute": build the variant application only when asked for.
+    if name == "ASYNC_CONSUMER_APP":
+        return async_consumer_asgi_app()
+    if name == "PUBSUB_APP":  # the project's consumers on the pub/sub channel layer
+        use_layer("pubsub")
+        from config.asgi import application
+
+        return application
+    raise AttributeError(name)
 
 
 def profile(args: argparse.Namespace) -> None:
     import cProfile
     import pstats
 
+    from django.db import connection
     from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
     rng = random.Random(args.seed)
     apply_fixes(args.fixes)
@@ -257,6 +339,7 @@ def profile(args: argparse.Namespace) -> None:
     cpu = {k: defaultdict(list) for k in kinds}
     total = {k: [] for k in kinds}
     total_cpu = {k: [] for k in kinds}
+    query_count = {k: [] for k in kinds}
     profiler = cProfile.Profile() if args.cprofile else None
     moves = 0
     while moves < args.moves and games:
@@ -282,11 +365,13 @@ def profile(args: argparse.Namespace) -> None:
             if profiler is not None:
                 profiler.enable()
             t, c = time.perf_counter(), time.process_time()
-            if kind == "act":
-                response = clients[mover].post(f"{url}/act/", data)
-            else:
-                response = clients[1 - mover].get(f"{url}/panel/")
+            with CaptureQueriesContext(connection) as queries:
+                if kind == "act":
+                    response = clients[mover].post(f"{url}/act/", data)
+                else:
+                    response = clients[1 - mover].get(f"{url}/panel/")
             elapsed, used = time.perf_counter() - t, time.process_time() - c
+            query_count[kind].append(len(queries))
             if profiler is not None:
                 profiler.disable()
             assert response.status_code == 200, (kind, response.status_code)
@@ -309,7 +394,8 @@ def profile(args: argparse.Namespace) -> None:
         print(
             f"\n{titles[kind]}: wall median {statistics.median(total[kind]) * 1000:.1f} ms "
             f"(mean {statistics.fmean(total[kind]) * 1000:.1f}), process CPU mean "
-            f"{statistics.fmean(total_cpu[kind]) * 1000:.1f} ms"
+            f"{statistics.fmean(total_cpu[kind]) * 1000:.1f} ms, SQL queries "
+            f"{statistics.median(query_count[kind]):.0f} (median)"
         )
         print("  wall ms  CPU ms   (mean per request; timers nest, see the labels)")
         for label in sorted(wall[kind], key=lambda k: -sum(wall[kind][k])):
@@ -330,6 +416,7 @@ def send_nudges(args: argparse.Namespace) -> None:
 
     from games import notifications
 
+    use_layer(args.layer)
     send = notifications.game_changed
     if args.persistent_loop:  # one event loop for the process: the layer keeps its connection
         loop = asyncio.new_event_loop()
@@ -373,6 +460,7 @@ def main() -> None:
     p.add_argument("--count", type=int, default=200)
     p.add_argument("--interval", type=float, default=0.02)
     p.add_argument("--persistent-loop", action="store_true")
+    p.add_argument("--layer", choices=["core", "pubsub"], default="core")
     args = parser.parse_args()
     {"setup": setup, "profile": profile, "send-nudges": send_nudges}[args.command](args)
     close_pool()

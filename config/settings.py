@@ -170,6 +170,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "health_check",  # /health/ and /health/full/ (games/health.py)
     "accounts",
     "games",
 ]
@@ -179,6 +180,7 @@ MIDDLEWARE = [
     # Right after SecurityMiddleware (HTTPS redirect, HSTS) and before everything else: a static
     # file is answered here without sessions, CSRF or a database query.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.RefuseNulMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -291,6 +293,12 @@ if DATABASE_POOL:
         # Seconds a request waits for a free connection before failing (psycopg_pool's default).
         "timeout": env_int("DATABASE_POOL_TIMEOUT", 30, minimum=1),
     }
+if _POSTGRES:
+    # F4: a connection the server dropped (a restart, a failover, an idle timeout) is found out
+    # before use: with the pool, Django passes ConnectionPool.check_connection to psycopg_pool,
+    # which tests each connection as it is handed out and replaces a dead one; without it,
+    # persistent connections are checked at the start of each request.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts ----------------------------------------------------------------------------------
@@ -316,6 +324,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 # django-allauth, the account app only (no social login). Names as of allauth 65.x: the older
 # ACCOUNT_AUTHENTICATION_METHOD / ACCOUNT_EMAIL_REQUIRED / ACCOUNT_USERNAME_REQUIRED are deprecated.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # sign-up names never pass for another player
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 # Turn emails go to this address, so nobody plays before proving it is theirs.
@@ -330,6 +339,12 @@ ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blokus Shuffle] "
 # ACCOUNT_RATE_LIMITS is left unset on purpose: allauth's defaults (login, failed logins, sign-up,
 # password reset, email confirmation ...) are on, counted in the default cache below.
+# F2: those limits count per client address. Behind the proxy every request comes from the
+# proxy's own address (127.0.0.1), so ten failed logins from anyone locked everybody out: trust
+# the last TRUSTED_PROXY_COUNT entries of X-Forwarded-For (the README's nginx sets it to the
+# client's address), and only with BEHIND_PROXY; without it, a client's X-Forwarded-For is
+# ignored (it could name any address and slip past the limits).
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1, minimum=1) if BEHIND_PROXY else 0
 
 # --- Cache -------------------------------------------------------------------------------------
 
@@ -394,6 +409,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- Email -------------------------------------------------------------------------------------
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Where django.core.mail.backends.filebased.EmailBackend writes each message (one file each).
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "out" / "emails"))
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Blokus Shuffle <noreply@localhost>")
 # The SMTP backend's server (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend).
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
@@ -412,31 +429,65 @@ SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://.")
 
+
+# Vacation (accounts.vacations): days a player may pause all their move clocks per calendar year.
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
+
 # --- Channels and Celery -----------------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} must start with redis:// or rediss://.")
 
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
-        }
+# The channel layer's Redis connections: every idle consumer waits in a blocking BZPOPMIN of
+# channels_redis's ``brpop_timeout`` (5 s). redis-py 8 gives every client a default
+# ``socket_timeout`` of 5 s too, which cut those reads at the same moment: each idle websocket's
+# consumer died with "Timeout reading from ..." (close 1011) every few seconds (redis-py issue
+# 4091). The socket timeout here sits well above the blocking read, so only a Redis that really
+# stopped answering trips it; keepalive probes find a peer that vanished. Django's cache (short
+# commands only) keeps redis-py's 5 s; Celery's broker (kombu) passes its own socket_timeout
+# (None by default) and checks its BRPOP connections itself.
+CHANNEL_REDIS_SOCKET_TIMEOUT = 30
+
+
+def redis_channel_layer(url: str) -> dict:
+    """The channel layer on the Redis at ``url`` (tests build theirs with this too)."""
+    host = {
+        "address": url,
+        "socket_timeout": CHANNEL_REDIS_SOCKET_TIMEOUT,
+        "socket_keepalive": True,
     }
+    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}
+
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
 else:
-    # One process only: enough for `make run`, where the web process also runs the tasks.
+    # One process only: enough for `make run`, where the web process also runs the worker.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# `make run` (manage.py devserver, DEV_WORKER=1) with no Redis: tasks are queued for real, on a
+# durable SQLite broker (kombu's SQLAlchemy transport), and a Celery worker and beat run in
+# threads of the dev server's own process, so the computer's turns and the emails happen outside
+# the player's request while the in-memory channel layer still reaches every websocket.
+DEV_WORKER = env_bool("DEV_WORKER", False) and not REDIS_URL
 
 # Eager by default: tasks run in-process when queued, so local runs and tests need no broker or
 # worker. A deployment with workers sets CELERY_TASK_ALWAYS_EAGER=false and REDIS_URL.
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL and not DEV_WORKER)
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "memory://")
+CELERY_BROKER_URL = env_str(
+    "CELERY_BROKER_URL",
+    REDIS_URL
+    or (
+        f"sqla+sqlite:///{BASE_DIR / 'out' / 'celery-broker.sqlite3'}"
+        if DEV_WORKER
+        else "memory://"
+    ),
+)
 CELERY_TASK_IGNORE_RESULT = True
 # Tasks are acknowledged after they ran and requeued if the worker dies (they are idempotent);
 # one task at a time per worker process, so a long AI turn does not hold others back.
@@ -448,6 +499,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
 }
+if DEV_WORKER:  # the SQLAlchemy transport hands its options to create_engine: none of those
+    CELERY_BROKER_TRANSPORT_OPTIONS = {}
 # The queue tasks are sent to, and that `celery worker` reads unless -Q names others: sites (or
 # test runs) that share one Redis database keep apart with different names.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
@@ -459,5 +512,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.scan_deadlines",
         "schedule": 60.0,
         "options": {"expires": 55},
+    },
+    # F8: a computer turn whose task was lost (a worker killed mid-turn; Redis would only hand
+    # it out again after the visibility timeout, an hour) is queued again within a minute.
+    "sweep-computer-turns": {
+        "task": "games.tasks.sweep_computer_turns",
+        "schedule": 15.0,
+        "options": {"expires": 14},
     },
 }

@@ -1,6 +1,15 @@
-"""Websocket consumers: they forward nudges and hold no game state (STYLE.md habit 9)."""
+"""Websocket consumers: they forward nudges and hold no game state (STYLE.md habit 9).
+
+Keepalive: the live client (static/js/live.js) sends ``{"type": "ping"}`` every 25 s on each
+socket and the consumer answers ``{"type": "pong"}``. Proxies cut a silent connection (nginx's
+``proxy_read_timeout`` is 60 s by default), and the client, hearing no pong, knows a socket is
+dead before the next nudge is lost on it. Connections and disconnections are logged at INFO: a
+reconnect is routine, not an application error.
+"""
 
 from __future__ import annotations
+
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
@@ -9,11 +18,38 @@ from django.http import Http404
 from games import notifications
 from games.selectors import game_for_viewer
 
+logger = logging.getLogger(__name__)
 
-class GameConsumer(JsonWebsocketConsumer):
-    """``/ws/games/<id>/``: seated players and, for public games, spectators."""
+
+class KeepaliveConsumer(JsonWebsocketConsumer):
+    """Answers the client's pings; subclasses handle their other messages in ``receive_message``."""
 
     group = None
+
+    def receive_json(self, content, **kwargs):
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            self.send_json({"type": "pong"})
+        else:
+            self.receive_message(kind, content)
+
+    def receive_message(self, kind, content) -> None:
+        pass  # clients only listen; moves go through HTTP (one write path)
+
+    def join(self, group: str) -> None:
+        self.group = group
+        async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        self.accept()
+        logger.info("websocket open: %s", group)
+
+    def disconnect(self, code):
+        if self.group:
+            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            logger.info("websocket closed: %s (code %s)", self.group, code)
+
+
+class GameConsumer(KeepaliveConsumer):
+    """``/ws/games/<id>/``: seated players and, for public games, spectators."""
 
     def connect(self):
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
@@ -22,25 +58,20 @@ class GameConsumer(JsonWebsocketConsumer):
         except Http404:
             self.close(code=4404)
             return
-        self.group = notifications.game_group(game.public_id)
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self.accept()
-
-    def disconnect(self, code):
-        if self.group:
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
-
-    def receive_json(self, content, **kwargs):
-        pass  # clients only listen; moves go through HTTP (one write path)
+        self.join(notifications.game_group(game.public_id))
 
     def game_changed(self, event):
         self.send_json({"type": "game.changed", "ply": event["ply"]})
 
+    def game_seats(self, event):
+        self.send_json({"type": "game.seats"})
 
-class UserConsumer(JsonWebsocketConsumer):
+    def chat_posted(self, event):
+        self.send_json({"type": "chat.posted"})
+
+
+class UserConsumer(KeepaliveConsumer):
     """``/ws/me/``: a signed-in user's own channel (turn notices) and presence."""
-
-    group = None
 
     def connect(self):
         user = self.scope.get("user")
@@ -48,19 +79,22 @@ class UserConsumer(JsonWebsocketConsumer):
             self.close(code=4401)
             return
         self.user_id = user.pk
-        self.group = notifications.user_group(user.pk)
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self.accept()
+        self.join(notifications.user_group(user.pk))
         notifications.mark_online(user.pk)
 
     def disconnect(self, code):
         if self.group:
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
             notifications.mark_offline(self.user_id)
+        super().disconnect(code)
+
+    def receive_message(self, kind, content) -> None:
+        if kind == "alive":
+            notifications.mark_online(self.user_id)
 
     def receive_json(self, content, **kwargs):
-        if content.get("type") == "alive":
-            notifications.mark_online(self.user_id)
+        super().receive_json(content, **kwargs)
+        if isinstance(content, dict) and content.get("type") == "ping":
+            notifications.mark_online(self.user_id)  # a ping says the page is open, too
 
     def turn_notice(self, event):
         self.send_json({"type": "your.turn", "game": event["game"], "title": event["title"]})

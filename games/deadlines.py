@@ -122,20 +122,58 @@ def overdue_turns(now: datetime) -> list[tuple[int, int, bool]]:
     return list(overdue.values_list("pk", "ply", "by_computer"))
 
 
+# A computer's decision takes at most a few seconds (Expert's budget is 2 s): one still pending
+# after this long lost its task. The sweep runs every 15 s, so a lost turn waits under a minute.
+COMPUTER_STALL = timedelta(seconds=45)
+
+
+def stalled_computer_turns(now: datetime) -> list[tuple[int, int]]:
+    """(game id, ply) of active games where a computer seat decides and nothing happened for
+    COMPUTER_STALL: neither the turn's start nor any action since."""
+    computer = Seat.objects.filter(game=OuterRef("pk"), index=OuterRef("to_move_seat")).filter(
+        Q(kind=Seat.Kind.AI) | Q(ai_takeover=True)
+    )
+    last_action = Action.objects.filter(game=OuterRef("pk")).order_by("-ply").values("created_at")
+    cutoff = now - COMPUTER_STALL
+    stalled = (
+        Game.objects.filter(status=Game.Status.ACTIVE, to_move_seat__isnull=False)
+        .filter(Exists(computer))
+        .annotate(last=Coalesce(Subquery(last_action[:1]), F("started_at")))
+        .filter(last__lte=cutoff, turn_started_at__lte=cutoff)
+        .order_by("last")
+    )
+    return list(stalled.values_list("pk", "ply"))
+
+
+def sweep(now: datetime | None = None) -> int:
+    """Queue the computer turns that lost their task again (each is a no-op if played since)."""
+    from games.tasks import ai_play
+
+    stalled = stalled_computer_turns(now or timezone.now())
+    for game_id, ply in stalled:
+        _queue(ai_play, game_id, ply)
+    return len(stalled)
+
+
 def scan(now: datetime | None = None) -> dict[str, int]:
     """Queue the reminders due and the overdue turns; returns how many of each."""
-    from games.tasks import ai_play, play_overdue_turn, send_turn_email  # tasks import us
+    from games import clock
+    from games.digests import digests_due
+    from games.tasks import ai_play, play_overdue_turn, send_digest, send_turn_email
 
     now = now or timezone.now()
-    reminders = reminders_due(now)
+    reminders = clock.reminders_running(reminders_due(now), now)
     for game_id, ply, user_id in reminders:
         _queue(send_turn_email, game_id, ply, user_id, "reminder")
-    overdue = overdue_turns(now)
+    overdue = clock.overdue_running(overdue_turns(now), now)
     for game_id, ply, by_computer in overdue:
         # A computer seat this late lost its ai_play task (a worker died, the broker forgot
         # it): queue it again. A human seat's turn is played for them (services.turn_timeout).
         _queue(ai_play if by_computer else play_overdue_turn, game_id, ply)
-    return {"reminders": len(reminders), "overdue": len(overdue)}
+    digests = digests_due(now)
+    for user_id, day in digests:
+        _queue(send_digest, user_id, day)
+    return {"reminders": len(reminders), "overdue": len(overdue), "digests": len(digests)}
 
 
 def _queue(task, *args) -> None:

@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import dateformat, timezone
 
 from accounts.models import User
-from games import notifications, services
+from games import clock, notifications, services
 from games.deadlines import turn_start_ply
 from games.models import Game, Seat, TurnNotice
 
@@ -96,7 +96,7 @@ def still_due(game: Game, seat: Seat, ply: int, kind: str) -> bool:
         started, now = game.turn_started_at, timezone.now()
         if started is None or started + timedelta(hours=seat.user.reminder_hours) > now:
             return False
-        if started + timedelta(seconds=game.move_seconds) <= now:
+        if clock.deadline(game, seat.user_id, now) <= now:
             return False
     return turn_start_ply(game.pk, seat.index) == ply
 
@@ -160,7 +160,7 @@ def local_deadline(game: Game, user) -> str:
         name = user.time_zone
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone, name = zoneinfo.ZoneInfo("UTC"), "UTC"
-    deadline = game.turn_started_at + timedelta(seconds=game.move_seconds)
+    deadline = clock.deadline(game, user.pk)
     return f"{dateformat.format(timezone.localtime(deadline, zone), 'l j F Y, H:i')} ({name})"
 
 

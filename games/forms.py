@@ -10,6 +10,7 @@ from __future__ import annotations
 from django import forms
 
 from games import engine
+from games.engine import blksgf
 from games.engine import record as engine_record
 from games.models import Game, Seat
 from games.services import SeatSpec
@@ -54,6 +55,11 @@ class GameForm(forms.Form):
     )
     seating = forms.ChoiceField(
         choices=Game.Seating.choices, initial=Game.Seating.CHOSEN, widget=forms.RadioSelect
+    )
+    rated = forms.BooleanField(
+        label="Rated: the result changes the players' ratings",
+        required=False,
+        initial=True,
     )
 
     def __init__(self, *args, **kwargs):
@@ -151,25 +157,27 @@ class GameForm(forms.Form):
             "move_seconds": data["move_seconds"],
             "visibility": data["visibility"],
             "seating": data["seating"],
+            "rated": data["rated"],
         }
 
 
 class RecordUploadForm(forms.Form):
-    """A ``blokus-record/1`` file, read and replayed by the engine before anything is kept."""
+    """A ``blokus-record/1`` file, or a classic game saved by Pentobi (``.blksgf``), read and
+    replayed by the engine before anything is kept."""
 
-    record = forms.FileField(label="Record file (JSON, at most 1 MB)")
+    record = forms.FileField(label="Record file (JSON, or Pentobi's .blksgf; at most 1 MB)")
 
     def clean_record(self):
         upload = self.cleaned_data["record"]
         if upload.size > RECORD_MAX_BYTES:
             raise forms.ValidationError("The file is larger than 1 MB.")
         raw = upload.read(RECORD_MAX_BYTES + 1)
+        pentobi = (upload.name or "").lower().endswith(".blksgf") or raw.lstrip()[:1] == b"("
         try:
-            data = engine_record.parse(raw)
-            state = engine_record.replay(data)
+            data = blksgf.parse(raw) if pentobi else engine_record.parse(raw)
+            engine_record.replay(data)
         except ValueError as exc:  # RecordError, IllegalAction: the message names the rule
             raise forms.ValidationError(str(exc)) from None
         except Exception:  # input the engine did not foresee: refuse it, never a 500
             raise forms.ValidationError("The record could not be read.") from None
-        self.state = state
         return data

@@ -81,8 +81,11 @@ class Game(models.Model):
     )
     seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.CHOSEN)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
-    # The shuffle seed is secret while the game runs (R9.3): never rendered, never exported.
-    seed = models.BigIntegerField(null=True, blank=True)
+    # The shuffle seed (64 hex digits, games/engine/cards.py; older games: an integer, written in
+    # decimal) and its salt are secret while the game runs (R9.3): never rendered, never
+    # exported. The commitment to them is public (in the engine state and every seat's view).
+    seed = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (None: classic)
+    salt = models.CharField(max_length=32, blank=True)
     # The engine's State.to_json() after the last action; rebuilt from the actions if in doubt.
     state = models.JSONField(null=True, blank=True)
     ply = models.PositiveIntegerField(default=0)
@@ -93,6 +96,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     abort_reason = models.CharField(max_length=200, blank=True)
+    # Rated games change their human players' ratings once, when they finish (games.ratings).
+    rated = models.BooleanField(default=True)
 
     objects = GameQuerySet.as_manager()
 
@@ -142,6 +147,11 @@ class Seat(models.Model):
     ai_takeover = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # The seat's result, written once in the transaction that finishes the game (R8: place 1 is
+    # a win, ties share a place; score as the game's scoring counts it), so that profiles and
+    # lists never re-score a game.
+    final_place = models.PositiveSmallIntegerField(null=True, blank=True)
+    final_score = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]
@@ -171,6 +181,8 @@ class Seat(models.Model):
         name = str(self.user) if self.user else "?"
         if self.kind == self.Kind.INVITED:
             return f"{name} (invited)"
+        if self.user and self.user.on_vacation() and not self.ai_takeover:
+            return f"{name} (on vacation until {self.user.vacation_until:%d %b})"
         return f"{name} (computer plays)" if self.ai_takeover else name
 
 
@@ -207,11 +219,18 @@ class Action(models.Model):
 class ChatMessage(models.Model):
     MAX_LENGTH = 500
 
+    class Room(models.TextChoices):
+        PLAYERS = "players", "Players"
+        # Spectators' lines reach the players only once the game is over, so that nobody can
+        # coach a player during a game (lichess's rule); spectators read both rooms.
+        SPECTATORS = "spectators", "Spectators"
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     text = models.CharField(max_length=MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
     hidden = models.BooleanField(default=False)
+    room = models.CharField(max_length=10, choices=Room.choices, default=Room.PLAYERS)
 
     class Meta:
         ordering = ["created_at"]
@@ -306,3 +325,76 @@ class TurnNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game.public_id} seat {self.seat.index + 1} ply {self.ply}: {self.kind}"
+
+
+class Rating(models.Model):
+    """A player's current rating in one mode (openskill's Plackett-Luce ``mu`` and ``sigma``;
+    games.ratings turns them into the number players see)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    mode = models.CharField(max_length=10, choices=Game.Mode.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    # mu - 3 sigma, kept in a column so that the leaderboard orders by an index.
+    ordinal = models.FloatField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "mode"], name="rating_unique_user_mode"),
+        ]
+        # The leaderboard: one mode, best first.
+        indexes = [models.Index(fields=["mode", "-ordinal"], name="rating_board_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.mode} {self.mu:.1f}/{self.sigma:.1f}"
+
+
+class RatingChange(models.Model):
+    """One rated game's effect on one player's rating: the profile's history chart."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    mode = models.CharField(max_length=10, choices=Game.Mode.choices)
+    before = models.IntegerField()  # the displayed rating before and after the game
+    after = models.IntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            # A game is rated once: the unique pair makes a second rating of it an error.
+            models.UniqueConstraint(fields=["game", "user"], name="ratingchange_once"),
+        ]
+        indexes = [models.Index(fields=["user", "mode", "created_at"], name="rating_history_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.mode} {self.before} -> {self.after} ({self.game.public_id})"
+
+
+class DigestNotice(models.Model):
+    """One daily digest email to one player for one local date (games.digests): claimed before
+    sending, like TurnNotice, so that a scan or task that runs twice never sends two."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Not sent (yet)"
+        SENDING = "sending", "Being sent"
+        SENT = "sent", "Sent"
+        EMPTY = "empty", "Nothing to send"  # no game waited for the player that day
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()  # the player's local date
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="digest_once")]
+
+    def __str__(self) -> str:
+        return f"digest for {self.user} on {self.day}: {self.status}"

@@ -9,13 +9,14 @@ checked here.
 from __future__ import annotations
 
 import time
-import unicodedata
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 
+from accounts.names import visible_text
+from games import notifications
 from games.models import ChatMessage, Game, Report
 from games.services import GameError, NotAllowed, seat_for
 
@@ -53,11 +54,12 @@ def _now() -> float:  # the rate limit's clock (tests move it)
 def clean_text(text: str, *, what: str, max_length: int) -> str:
     """Plain text on one line, stripped, 1..max_length characters, or GameError naming the rule.
 
-    Control characters (newlines, tabs, escapes) become spaces: chat lines are single lines, and
-    nothing invisible should reach other players' screens. Escaping for HTML happens on output
-    (template autoescape), never here.
+    Control characters (newlines, tabs, escapes) become spaces and format characters (U+202E and
+    the rest of Unicode category Cf) are dropped (accounts.names.visible_text): chat lines are
+    single lines, and nothing invisible should reach other players' screens. Escaping for HTML
+    happens on output (template autoescape), never here.
     """
-    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text or "").strip()
+    text = visible_text(text)
     if not text:
         raise GameError(f"the {what} is empty: write something first")
     if len(text) > max_length:
@@ -96,17 +98,27 @@ def _rate_limit(user) -> None:
 
 
 def chat_post(*, game: Game, user, text: str) -> ChatMessage:
-    """Post a line to the game's chat. Only the seated players write; spectators read."""
+    """Post a line to the game's chat: a seated player to the players' room, anyone else signed
+    in (a public game's spectator) to the spectators' room, which the players see only once the
+    game is over."""
     if user is None or not user.is_authenticated or not user.is_active:
         raise NotAllowed("log in to write in the chat")
+    room = ChatMessage.Room.PLAYERS
     if seat_for(game, user) is None:
-        raise NotAllowed("only the players of this game can write in its chat")
+        if game.visibility != Game.Visibility.PUBLIC:
+            raise NotAllowed("only the players of this game can write in its chat")
+        room = ChatMessage.Room.SPECTATORS
     if game.status == Game.Status.ABORTED:
         raise NotAllowed("this game was aborted: its chat is closed")
     text = clean_text(text, what="message", max_length=ChatMessage.MAX_LENGTH)
     _rate_limit(user)  # after the checks: a refused or empty message costs nothing
     with transaction.atomic():
-        return ChatMessage.objects.create(game=game, user=user, text=text)
+        line = ChatMessage.objects.create(game=game, user=user, text=text, room=room)
+        public_id = game.public_id
+        # Every page on the game fetches the lines its viewer may read (not pushed: rooms,
+        # blocks and moderation differ per viewer).
+        transaction.on_commit(lambda: notifications.chat_posted(public_id), robust=True)
+        return line
 
 
 def report_create(

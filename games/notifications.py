@@ -41,13 +41,28 @@ def _nudge_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
+SEND_TIMEOUT = 2.0  # seconds a nudge may take before it is given up (it runs after a commit)
+
+
 def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     if type(layer).__module__.startswith("channels_redis"):
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _nudge_loop())
-        future.result(timeout=5)
+        # Tried twice: after a Redis blip the first attempt may fail on a dead pooled connection,
+        # which channels_redis then replaces. A nudge that still fails raises, and the caller's
+        # robust on_commit logs it: the move is committed whatever happens here.
+        for attempt in (1, 2):
+            future = asyncio.run_coroutine_threadsafe(
+                layer.group_send(group, message), _nudge_loop()
+            )
+            try:
+                future.result(timeout=SEND_TIMEOUT)
+                return
+            except Exception:
+                future.cancel()
+                if attempt == 2:
+                    raise
     else:  # the in-memory layer lives on its consumers' loop: stay on the caller's side
         async_to_sync(layer.group_send)(group, message)
 
@@ -55,6 +70,16 @@ def _send(group: str, message: dict) -> None:
 def game_changed(public_id: str, ply: int) -> None:
     """Everyone watching the game: fetch your view again (ply lets a client spot a gap)."""
     _send(game_group(public_id), {"type": "game.changed", "ply": ply})
+
+
+def seats_changed(public_id: str) -> None:
+    """The waiting room: a seat was taken or given up (or the game started): refetch."""
+    _send(game_group(public_id), {"type": "game.seats"})
+
+
+def chat_posted(public_id: str) -> None:
+    """A chat line was posted: each page fetches the lines its viewer may read."""
+    _send(game_group(public_id), {"type": "chat.posted"})
 
 
 def your_turn(user_id: int, public_id: str, title: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import Http404
 
 from games import engine
-from games.models import Game, Seat
+from games.models import Action, Game, Seat
 
 
 def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Seat | None]:
@@ -17,10 +17,15 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
     game = Game.objects.filter(public_id=public_id).first()
     if game is None:
         raise Http404("no such game")
+    # All the seats in one query (2-4 rows): the viewer's seat, the invitation check and the
+    # names at the table (seat_labels) all come from it.
+    seats = list(game.seats.select_related("user"))
+    game.seat_rows = seats
     seat = None
     if user is not None and user.is_authenticated:
-        seat = game.seats.filter(user=user, kind=Seat.Kind.HUMAN).first()
-        invited = game.seats.filter(user=user, kind=Seat.Kind.INVITED).exists()
+        mine = [s for s in seats if s.user_id == user.pk]
+        seat = next((s for s in mine if s.kind == Seat.Kind.HUMAN), None)
+        invited = any(s.kind == Seat.Kind.INVITED for s in mine)
         if seat is None and not invited and not user.is_staff:
             _require_public(game, token)
     else:
@@ -58,5 +63,57 @@ def my_games(user) -> dict[str, list[Game]]:
     return groups
 
 
-def open_games():
-    return Game.objects.open_to_join().select_related("created_by").prefetch_related("seats__user")
+WATCH_LISTED = 20
+
+
+def watchable_games():
+    """Public games in play, the most recently moved first: the lobby's "watch" list."""
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
+        .order_by("-turn_started_at")
+        .prefetch_related("seats__user")[:WATCH_LISTED]
+    )
+
+
+def open_games(user=None):
+    """Games taking players, without those where someone seated has blocked ``user``."""
+    games = Game.objects.open_to_join()
+    if user is not None and user.is_authenticated:
+        games = games.exclude(seats__user__blocks_made__blocked=user)
+    return games.select_related("created_by").prefetch_related("seats__user")
+
+
+def seat_snapshot(game: Game, seat: Seat | None) -> dict | None:
+    """What the game page needs for one viewer: ``engine.view`` for their seat and
+    ``engine.table`` (turn order, anchors, scores; legal actions and card outlooks only for the
+    seat deciding now, and not while the computer plays for it). The State never leaves here."""
+    if game.state is None:
+        return None
+    state = engine.State.from_json(game.state)
+    index = seat.index if seat is not None else None
+    deciding = index if seat is not None and not seat.ai_takeover else None
+    return {"view": engine.view(state, index), "table": engine.table(state, deciding)}
+
+
+def seat_labels(game: Game) -> dict[int, str]:
+    """The names at the table, from the seats ``game_for_viewer`` read if it did."""
+    seats = getattr(game, "seat_rows", None)
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    return {s.index: s.label for s in seats}
+
+
+def earlier_events(game: Game, limit: int = 200):
+    """A callable giving the public events of the game's actions, newest first (run lazily: the
+    page needs them only when the last action placed nothing)."""
+    return lambda: (
+        Action.objects.filter(game=game).order_by("-ply").values_list("events", flat=True)[:limit]
+    )
+
+
+def shuffle_verdict(game: Game) -> dict:
+    """``engine.verify`` of a finished Shuffle game's full record (seed, salt, decks, actions)."""
+    from games.services import initial_state  # services reads selectors: imported when needed
+
+    payloads = [a.payload for a in game.actions.order_by("ply")]
+    return engine.verify(engine.make_record(initial_state(game), payloads, reveal=True))

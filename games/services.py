@@ -15,7 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine
+from accounts.models import Block, blocks_between
+from games import clock, engine, ratings
 from games.engine import IllegalAction, State
 from games.models import Action, ChatMessage, Game, ModerationLog, Report, Seat
 
@@ -72,6 +73,7 @@ def game_create(
     move_seconds: int = 24 * 3600,
     visibility: str = Game.Visibility.PUBLIC,
     seating: str = Game.Seating.CHOSEN,
+    rated: bool = True,
 ) -> Game:
     """Open a game. ``seats`` lists every seat in order; exactly one is the creator's ("me")."""
     if len(seats) != players:
@@ -102,6 +104,7 @@ def game_create(
             move_seconds=move_seconds,
             visibility=visibility,
             seating=seating,
+            rated=rated,
         )
         now = timezone.now()
         for index, spec in enumerate(seats):
@@ -116,6 +119,10 @@ def game_create(
                     raise GameError(f"there is no player called {spec.username!r}")
                 if invitee == creator:
                     raise GameError("you already have a seat")
+                if Block.objects.filter(blocker=creator, blocked=invitee).exists():
+                    raise GameError(f"you have blocked {invitee}: unblock them to invite them")
+                if Block.objects.filter(blocker=invitee, blocked=creator).exists():
+                    raise GameError(f"{invitee} does not take invitations from you")
                 seat.kind, seat.user = Seat.Kind.INVITED, invitee
             elif spec.kind == "ai":
                 if spec.level not in Seat.Level.values:
@@ -155,11 +162,18 @@ def game_join(*, game: Game, user, token: str = "") -> Seat:
             seat = next((s for s in seats if s.kind == Seat.Kind.LINK), None)
         if seat is None and (with_link or game.visibility == Game.Visibility.PUBLIC):
             seat = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
+        seated = [s.user_id for s in seats if s.kind == Seat.Kind.HUMAN]
+        if seat is not None and seat.kind != Seat.Kind.INVITED and blocks_between(user, seated):
+            # Someone seated here has blocked this player: an open or link seat is not for
+            # them. An invitation stands: the creator chose to send it, and a creator who
+            # blocked the player could not (game_create).
+            seat = None
         if seat is None:
             raise NotAllowed("there is no seat here for you")
         seat.kind, seat.user, seat.joined_at = Seat.Kind.HUMAN, user, timezone.now()
         seat.save()
         _start_if_full(game)
+        _seats_changed(game)
     return seat
 
 
@@ -183,6 +197,15 @@ def game_leave(*, game: Game, user) -> None:
             seat.kind = Seat.Kind.OPEN
         seat.user, seat.joined_at = None, None
         seat.save()
+        _seats_changed(game)
+
+
+def _seats_changed(game: Game) -> None:
+    """After commit: the waiting room's pages refetch their seats (or the started game)."""
+    from games import notifications
+
+    public_id = game.public_id
+    transaction.on_commit(lambda: notifications.seats_changed(public_id), robust=True)
 
 
 def _start_if_full(game: Game) -> None:
@@ -206,7 +229,7 @@ def _start_if_full(game: Game) -> None:
         shared_color=game.shared_color or None,
         deck_recipe=game.deck_recipe,
     )  # the seed comes from `secrets` (R3.2)
-    game.seed = state.seed
+    game.seed, game.salt = state.seed, state.salt or ""
     game.state = state.to_json()
     game.status = Game.Status.ACTIVE
     game.to_move_seat = state.controller()
@@ -224,13 +247,17 @@ def game_state(game: Game) -> State:
 
 def initial_state(game: Game) -> State:
     """The position before the first action (the decks as the seed shuffled them)."""
+    seed = game.seed
+    if seed is not None and len(seed) != 64:  # an older game's integer seed, in decimal
+        seed = int(seed)
     return engine.new_game(
         mode=game.mode,
         players=game.players,
         scoring=game.scoring,
         shared_color=game.shared_color or None,
         deck_recipe=game.deck_recipe,
-        seed=game.seed,
+        seed=seed,
+        salt=game.salt or None,
     )
 
 
@@ -258,7 +285,7 @@ def action_submit(
     ``by_ai`` plays for a computer seat; with ``on_behalf`` too, for a human seat whose time ran
     out (only ``turn_timeout`` does that: the action is recorded as the computer's).
     """
-    key = (key or "")[:64]
+    key = _owned_key(key, user=user, by_ai=by_ai)
     with transaction.atomic():
         game = _locked(game)
         if key:
@@ -307,12 +334,26 @@ def action_submit(
         if new.over:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
+            ratings.record_results(game, new)  # places, scores and ratings: once, here
         if not by_ai:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
         game.save()
         _after_change(game, new, turn_changed=new.controller() != controller)
     return SubmitResult(ply=game.ply, duplicate=False)
+
+
+def _owned_key(key: str, *, user, by_ai: bool) -> str:
+    """The idempotency key as stored: prefixed with whose it is (F1). A key answers only the
+    sender that made it: a player's keys are ``u<id>:...``, the server's (the computer's turns,
+    timeouts) ``srv:...``, so no client can send a key that passes for the server's or for
+    another player's and make their move look done."""
+    key = (key or "")[:48]
+    if not key:
+        return ""
+    if by_ai:
+        return f"srv:{key}"
+    return f"u{user.pk if user is not None else 0}:{key}"
 
 
 def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> None:
@@ -323,15 +364,21 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
     from games.tasks import ai_play, send_turn_email  # tasks import services: at call time
 
     game_id, public_id, ply = game.pk, game.public_id, game.ply
-    transaction.on_commit(lambda: notifications.game_changed(public_id, ply))
+    # F3: every side effect is robust: Redis down (the channel layer, the broker) must never turn
+    # a committed move into an error. Django logs a failed hook and runs the next; a lost
+    # computer turn is queued again by the sweep (games.deadlines.sweep, within a minute), a
+    # lost nudge is made up by the pages' keepalive and resync (static/js/live.js).
+    transaction.on_commit(lambda: notifications.game_changed(public_id, ply), robust=True)
     if state.over:
         return
     seat = game.seats.select_related("user").get(index=state.controller())
     if seat.is_ai:
-        transaction.on_commit(lambda: ai_play.delay(game_id, ply))
+        transaction.on_commit(lambda: ai_play.delay(game_id, ply), robust=True)
     elif seat.user_id is not None and turn_changed:
         user_id, title = seat.user_id, f"Your turn: {game}"
-        transaction.on_commit(lambda: notifications.your_turn(user_id, public_id, title))
+        transaction.on_commit(
+            lambda: notifications.your_turn(user_id, public_id, title), robust=True
+        )
         if seat.user.email_turns == User.EmailTurns.EVERY:
             # ``ply`` is where this turn begins: the task sends nothing once it has been played.
             # Robust: a mail server that is down must not turn a committed move into an error.
@@ -368,6 +415,8 @@ def turn_timeout(*, game: Game, ply: int) -> bool:
         seat = game.seats.select_related("user").get(index=state.controller())
         if seat.kind != Seat.Kind.HUMAN or seat.is_ai:
             return False  # a computer seat is ai_play's business
+        if clock.deadline(game, seat.user_id) > timezone.now():
+            return False  # the player was on vacation: the clock stood still meanwhile
         began = turn_start_ply(game.pk, seat.index)
         seat.timeouts_in_row += 1
         seat.save(update_fields=["timeouts_in_row"])

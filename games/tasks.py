@@ -6,7 +6,7 @@ import smtplib
 
 from celery import shared_task
 
-from games import deadlines, emails, services
+from games import deadlines, digests, emails, health, services
 from games.ai import choose_action
 from games.models import Game
 
@@ -47,6 +47,18 @@ def send_turn_email(
     return emails.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, about=about)
 
 
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(smtplib.SMTPException, OSError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def send_digest(user_id: int, day: str) -> str:
+    """The daily digest for the player's local date ``day`` (see games.digests); at most once."""
+    return digests.deliver(user_id=user_id, day=day)
+
+
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def play_overdue_turn(game_id: int, ply: int) -> bool:
     """The computer plays a human's overdue turn at ``ply``; a no-op if they moved meanwhile."""
@@ -57,6 +69,13 @@ def play_overdue_turn(game_id: int, ply: int) -> bool:
 
 
 @shared_task
+def sweep_computer_turns() -> int:
+    """Every 15 s (CELERY_BEAT_SCHEDULE): queue again computer turns whose task was lost."""
+    return deadlines.sweep()
+
+
+@shared_task
 def scan_deadlines() -> dict[str, int]:
     """Every minute (CELERY_BEAT_SCHEDULE): queue due reminders and overdue turns."""
+    health.mark_scan()  # /health/full/: beat and a worker are alive
     return deadlines.scan()

@@ -1,21 +1,23 @@
 from django.urls import path
 
-from games.views import chat, history, lobby, play
+from games.views import chat, game, history, lobby, pentobi, ratings
 
 urlpatterns = [
     path("", lobby.home, name="home"),
     path("help/", lobby.help_page, name="help"),
     path("games/new/", lobby.game_new, name="game_new"),
     path("games/mine/", lobby.my_games, name="my_games"),
-    path("games/<str:public_id>/", play.game_page, name="game"),
+    path("games/<str:public_id>/", game.game_page, name="game"),
     path("games/<str:public_id>/join/", lobby.game_join, name="game_join"),
     path("games/<str:public_id>/leave/", lobby.game_leave, name="game_leave"),
     path("games/<str:public_id>/invite/<str:token>/", lobby.invite, name="game_invite"),
-    path("games/<str:public_id>/panel/", play.panel, name="game_panel"),
-    path("games/<str:public_id>/act/", play.act, name="game_act"),
+    path("games/<str:public_id>/panel/", game.panel, name="game_panel"),
+    path("games/<str:public_id>/act/", game.act, name="game_act"),
     path("games/<str:public_id>/replay/", history.replay, name="game_replay"),
     path("games/<str:public_id>/record.json", history.record, name="game_record"),
+    path("games/<str:public_id>/game.blksgf", pentobi.download, name="game_blksgf"),
     path("games/<str:public_id>/chat/", chat.chat, name="game_chat"),
     path("replay/upload/", history.upload, name="replay_upload"),
     path("report/", chat.report, name="report"),
+    path("leaderboard/", ratings.leaderboard, name="leaderboard"),
 ]

@@ -92,3 +92,19 @@ def require_redis():
             pytest.fail(message)
         pytest.skip(message)
     return url
+
+
+# -- markers and time limits ---------------------------------------------------------------------
+
+# Tests in these folders start real services, processes or a browser: marked slow, with a longer
+# time limit than the default (pyproject's ``timeout``), so that a hang fails in minutes at most.
+SLOW_FOLDERS = ("e2e", "integration")
+SLOW_TIMEOUT = 240
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(f"/tests/{folder}/" in str(item.path) for folder in SLOW_FOLDERS):
+            item.add_marker(pytest.mark.slow)
+            if item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))

@@ -12,6 +12,7 @@ import os
 import secrets
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -253,6 +254,74 @@ def test_a_pooled_connection_reaches_postgres():
     assert done.stdout.split() == ["ConnectionPool", "1"]
 
 
+def test_a_connection_the_server_dropped_is_replaced_before_use():
+    """F4: PostgreSQL terminates the pooled connection between two requests; the next request
+    gets a live one instead of an error (CONN_HEALTH_CHECKS: the pool checks on hand-out)."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        message = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    url = urlunsplit(urlsplit(url)._replace(path="/postgres"))
+    code = f"""
+import django, psycopg
+django.setup()
+from django.db import connection
+with connection.cursor() as cursor:
+    cursor.execute("select pg_backend_pid()")
+    pid = cursor.fetchone()[0]
+connection.close()  # the end of a request: back to the pool
+with psycopg.connect({url!r}, autocommit=True) as other:
+    other.execute("select pg_terminate_backend(%s)", [pid])
+with connection.cursor() as cursor:  # the next request
+    cursor.execute("select pg_backend_pid()")
+    print("ok", cursor.fetchone()[0] != pid)
+"""
+    done = run(["-c", code], production_env(DATABASE_URL=url, DATABASE_POOL_MIN_SIZE="1"))
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ok", "True"]
+
+
+def test_the_file_email_backend_writes_where_it_is_told(tmp_path):
+    """F10: EMAIL_BACKEND=...filebased.EmailBackend with EMAIL_FILE_PATH sends to files."""
+    code = (
+        "import django; django.setup(); from django.core.mail import send_mail; "
+        "print(send_mail('hi', 'body', 'a@example.com', ['b@example.com']))"
+    )
+    done = run(
+        ["-c", code],
+        production_env(
+            EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+            EMAIL_FILE_PATH=str(tmp_path),
+        ),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"
+    (written,) = list(tmp_path.iterdir())
+    assert "Subject: hi" in written.read_text()
+
+
+def test_a_database_command_exits_at_once_with_the_pool():
+    """F10: psycopg_pool's threads no longer hold a finished command for ~15 s (games.apps)."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        message = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    url = urlunsplit(urlsplit(url)._replace(path="/postgres"))
+    code = "from django.db import connection; connection.cursor().execute('select 1')"
+    started = time.monotonic()
+    done = run(["manage.py", "shell", "-c", code], production_env(DATABASE_URL=url))
+    elapsed = time.monotonic() - started
+
+    assert done.returncode == 0, done.stderr
+    assert "couldn't stop thread" not in done.stderr
+    assert elapsed < 8, f"the command took {elapsed:.1f} s to exit"
+
+
 # -- bad values stop the start -------------------------------------------------------------
 
 BAD_ENVIRONMENTS = [
@@ -295,3 +364,29 @@ def test_a_bad_value_stops_the_start_with_a_clear_message(overrides, message):
     last_line = done.stderr.strip().splitlines()[-1]
     assert last_line.startswith("django.core.exceptions.ImproperlyConfigured: ")
     assert message in last_line
+
+
+@pytest.mark.parametrize(
+    "environment, count",
+    [
+        ({"BEHIND_PROXY": "true"}, 1),
+        ({"BEHIND_PROXY": "true", "TRUSTED_PROXY_COUNT": "2"}, 2),
+        ({}, 0),
+    ],
+)
+def test_client_addresses_are_trusted_from_the_proxy_only(environment, count):
+    """F2: allauth reads the client's address from X-Forwarded-For only behind the proxy."""
+    assert settings_value("settings.ALLAUTH_TRUSTED_PROXY_COUNT", **environment) == count
+
+
+def test_a_production_install_carries_no_test_tools_and_checks_every_hash():
+    """F10: requirements.txt is what runs the site, every file pinned by hash; the test and
+    benchmark tools live in requirements-dev.txt."""
+    text = (ROOT / "requirements.txt").read_text()
+    entries = [e for e in text.replace("\\\n", " ").splitlines() if e and not e.startswith("#")]
+    names = {e.split("==")[0].strip().lower() for e in entries}
+    assert not names & {"pytest", "playwright", "hypothesis", "ruff", "locust", "websockets"}
+    assert {"django", "channels", "celery", "gunicorn", "daphne"} <= names
+    assert all("--hash=sha256:" in e for e in entries), [e for e in entries if "--hash" not in e]
+    dev = (ROOT / "requirements-dev.txt").read_text()
+    assert "-r requirements.txt" in dev and "pytest==" in dev

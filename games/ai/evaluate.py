@@ -28,7 +28,7 @@ from games.engine.pieces import (
     shift_adjacent,
     shift_diagonal,
 )
-from games.engine.rules import _placements
+from games.engine.rules import placements_covering
 from games.engine.state import State
 
 __all__ = [
@@ -199,7 +199,7 @@ def colour_features(s: State, c: int, occ: int) -> tuple[int, int, int]:
         blocked = occ | adjacent
     else:
         anchors, blocked = CORNERS & ~occ, occ
-    found = _placements(anchors, blocked, supply)
+    found = placements_covering(anchors, blocked, supply)
     reach = 0
     for v in found:
         reach |= v

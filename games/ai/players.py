@@ -16,10 +16,10 @@ from games.engine import apply, legal_actions
 from games.engine.cards import CARD_KINDS
 from games.engine.pieces import BOARD, CORNERS, shift_adjacent, shift_diagonal
 from games.engine.rules import (
-    _placements,
     legal_placements,
     placement_context,
     placement_text,
+    placements_covering,
     warp_moves,
 )
 from games.engine.state import COLOURS, State
@@ -109,7 +109,7 @@ class Casual:
         key = (s.turn, *context, *s.boards, *s.supply)
         ranked = self._ranked.get(key)
         if ranked is None:
-            values = _sorted(_placements(*context))
+            values = _sorted(placements_covering(*context))
             w = seat_weights(s, self.seat)
             scores = QuickScorer(s, w).scores(s.turn, values) if values else []
             ranked = sorted(zip(scores, values, strict=True), key=lambda p: (-p[0], p[1]))

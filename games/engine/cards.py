@@ -1,17 +1,41 @@
 """Action cards (R1.4, R6), deck recipes, and the deterministic shuffle.
 
-The shuffle is specified here so that any tool can reproduce a record's decks from its ``seed``:
+The shuffle is specified here (and on the help page) so that anyone can reproduce a game's decks
+from its ``seed`` and check them against the commitment every player was shown at the start.
 
-* each deck starts in recipe order — the kinds in ``CARD_KINDS`` order, each repeated by its
-  count (two-player decks hold both colours' cards: the recipe twice, R2.3);
-* a SplitMix64 generator is seeded with ``seed mod 2**64``;
+**The seed** is 256 bits from ``secrets``, written as 64 lowercase hex digits. **The salt** is
+128 bits, 32 hex digits. **The commitment**, shown to every player when the game starts, is
+``SHA-256("blokus-shuffle/1:" + seed + ":" + salt)`` (ASCII, the hex texts as written), in hex.
+The seed and the salt stay secret until the game is over, then appear in the record.
+
+**The decks** (``seed`` of 64 hex digits):
+
+* each deck starts in recipe order: the kinds in ``CARD_KINDS`` order, each repeated by its count
+  (a two-player deck holds both colours' cards: the recipe twice, R2.3);
+* a byte stream is the concatenation of the blocks ``SHA-256(S || k)`` for k = 0, 1, 2 ..., where
+  S is the seed's 32 bytes and k is 8 bytes, big-endian (SHA-256 in counter mode);
+* numbers are read from the stream 4 bytes at a time, big-endian (0 <= u < 2**32);
 * the decks are shuffled one after another, in owner order (blue, yellow, red, green, skipping
-  colours that own no deck), each by Fisher–Yates from the last position down:
-  ``for i = n-1 … 1: j = next() mod (i + 1); swap(deck[i], deck[j])``;
+  colours that own no deck), each by Fisher-Yates from the last position down:
+  ``for i = n-1 ... 1: j = uniform(i + 1); swap(deck[i], deck[j])``, where ``uniform(m)`` reads
+  numbers until one is below ``2**32 - (2**32 mod m)`` and returns it mod m (rejection sampling:
+  every j in 0..m-1 equally likely, so every order of a deck is equally likely);
 * the top card of a deck is its first element.
+
+Why not a small fast generator: with a 64-bit seed, a player who has seen enough of their own
+deck could in principle search the seeds and learn the opponents' decks (F9). 256 bits of seed
+and a cryptographic hash leave nothing to search.
+
+**Older records** carry an integer seed; their decks come from SplitMix64 seeded with
+``seed mod 2**64``, each deck shuffled as above but with ``j = next() mod (i + 1)``. They are
+still read, with no commitment.
 """
 
 from __future__ import annotations
+
+import hashlib
+import re
+import secrets
 
 from .errors import RecordError
 
@@ -92,14 +116,70 @@ def splitmix64(seed: int):
         yield z ^ (z >> 31)
 
 
-def shuffled_decks(seed: int, owners: list[str], cards_per_owner: dict[str, list[str]]):
+SEED_HEX = re.compile(r"[0-9a-f]{64}")
+SALT_HEX = re.compile(r"[0-9a-f]{32}")
+COMMIT_TAG = "blokus-shuffle/1"
+
+
+def new_seed() -> str:
+    return secrets.token_hex(32)
+
+
+def new_salt() -> str:
+    return secrets.token_hex(16)
+
+
+def commitment(seed: str, salt: str) -> str:
+    """The public commitment to a seed and its salt (module docstring)."""
+    return hashlib.sha256(f"{COMMIT_TAG}:{seed}:{salt}".encode("ascii")).hexdigest()
+
+
+def check_seed(seed: object) -> int | str:
+    """A record's seed: 64 lowercase hex digits, or an integer (older records); else RecordError."""
+    if isinstance(seed, str) and SEED_HEX.fullmatch(seed):
+        return seed
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return seed
+    raise RecordError("seed must be 64 lowercase hex digits (or an integer, in older records)")
+
+
+def sha256_stream(seed: str):
+    """32-bit numbers from SHA-256 in counter mode over the seed's bytes (module docstring)."""
+    key = bytes.fromhex(seed)
+    counter = 0
+    while True:
+        block = hashlib.sha256(key + counter.to_bytes(8, "big")).digest()
+        for at in range(0, 32, 4):
+            yield int.from_bytes(block[at : at + 4], "big")
+        counter += 1
+
+
+def _uniform(stream, m: int) -> int:
+    limit = (1 << 32) - (1 << 32) % m
+    while True:
+        u = next(stream)
+        if u < limit:
+            return u % m
+
+
+def shuffled_decks(seed: int | str, owners: list[str], cards_per_owner: dict[str, list[str]]):
     """Shuffle each owner's cards from ``seed`` as the module docstring specifies."""
-    stream = splitmix64(seed)
+    if isinstance(seed, str):
+        stream = sha256_stream(seed)
+
+        def pick(m: int) -> int:
+            return _uniform(stream, m)
+    else:
+        legacy = splitmix64(seed)
+
+        def pick(m: int) -> int:
+            return next(legacy) % m
+
     decks = {}
     for owner in owners:
         deck = list(cards_per_owner[owner])
         for i in range(len(deck) - 1, 0, -1):
-            j = next(stream) % (i + 1)
+            j = pick(i + 1)
             deck[i], deck[j] = deck[j], deck[i]
         decks[owner] = deck
     return decks

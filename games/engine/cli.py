@@ -11,9 +11,13 @@ from .errors import RecordError
 from .record import parse, replay
 from .rules import legal_actions
 from .scoring import score
+from .verify import verify
 
-USAGE = "usage: python -m games.engine state|legal|score|bench RECORD (a file path, or - for stdin)"
-COMMANDS = ("state", "legal", "score", "bench")
+USAGE = (
+    "usage: python -m games.engine state|legal|score|bench|verify RECORD "
+    "(a file path, or - for stdin)"
+)
+COMMANDS = ("state", "legal", "score", "bench", "verify")
 
 
 def _read(path: str) -> bytes:
@@ -46,6 +50,8 @@ def bench(state, seconds: float = 1.0) -> dict:
 
 
 def run(command: str, text: bytes) -> dict:
+    if command == "verify":
+        return verify(parse(text))
     state = replay(parse(text))
     if command == "state":
         return state.to_json()
@@ -83,4 +89,4 @@ def main(argv: list[str]) -> int:
         return 2
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")
-    return 0
+    return 1 if command == "verify" and not out["ok"] else 0

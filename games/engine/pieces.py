@@ -165,6 +165,11 @@ _NEIGHBOURHOOD = [(-1, -1), (0, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), 
 _PRUNED: dict[int, list[int]] = {}
 
 
+def clear_geometry_cache() -> None:
+    """Empty the lazily filled geometry table (benchmarks time every position from empty)."""
+    _PRUNED.clear()
+
+
 def candidates(index: int, pattern: int) -> list[int]:
     """Placements covering square ``index`` that avoid the blocked squares of its 3×3 neighbourhood.
 

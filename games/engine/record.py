@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .cards import DEFAULT_RECIPE
+from .cards import DEFAULT_RECIPE, SALT_HEX, SEED_HEX, check_seed
 from .errors import IllegalAction, RecordError
 from .rules import apply
 from .state import COLOURS, State, new_game
@@ -18,10 +18,12 @@ KEYS = {
     "shared_color",
     "deck_recipe",
     "seed",
+    "salt",
+    "commitment",
     "decks",
     "actions",
 }
-SHUFFLE_ONLY = ("deck_recipe", "seed", "decks")
+SHUFFLE_ONLY = ("deck_recipe", "seed", "salt", "commitment", "decks")
 
 
 def parse(text: str | bytes) -> dict:
@@ -61,8 +63,15 @@ def initial_state(data: dict) -> State:
             if key in data:
                 raise RecordError(f"{key!r} is for shuffle mode only")
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError("seed must be an integer")
+    if seed is not None:
+        seed = check_seed(seed)
+    salt = data.get("salt")
+    if salt is not None and not (isinstance(salt, str) and SALT_HEX.fullmatch(salt)):
+        raise RecordError("salt must be 32 lowercase hex digits")
+    if "commitment" in data and not (
+        isinstance(data["commitment"], str) and SEED_HEX.fullmatch(data["commitment"])
+    ):
+        raise RecordError("commitment must be 64 lowercase hex digits")
     decks = data.get("decks")
     if mode == "shuffle" and seed is None and decks is None:
         raise RecordError("a shuffle record needs 'seed' or 'decks'")
@@ -76,6 +85,7 @@ def initial_state(data: dict) -> State:
         deck_recipe=data.get("deck_recipe") if mode == "shuffle" else None,
         seed=seed,
         decks=decks,
+        salt=salt,
     )
 
 
@@ -94,8 +104,9 @@ def replay(data: dict, *, upto: int | None = None) -> State:
 def make_record(initial: State, actions: list[dict], *, reveal: bool) -> dict:
     """A record of a game from ``initial`` through ``actions``.
 
-    ``reveal`` adds the decks (allowed once the game is over, R9.4); the seed is never written, so
-    a record exported while a game runs holds no hidden information.
+    ``reveal`` adds the decks and the seed with its salt (allowed once the game is over, R9.4);
+    without it neither is written, so a record exported while a game runs holds no hidden
+    information. The commitment is public and always written.
     """
     record = {
         "format": FORMAT,
@@ -107,7 +118,13 @@ def make_record(initial: State, actions: list[dict], *, reveal: bool) -> dict:
         record["shared_color"] = COLOURS[initial.shared]
     if initial.mode == "shuffle":
         record["deck_recipe"] = dict(initial.recipe or DEFAULT_RECIPE)
+        if initial.commitment:
+            record["commitment"] = initial.commitment
         if reveal:
+            if initial.seed is not None:
+                record["seed"] = initial.seed
+            if initial.salt:
+                record["salt"] = initial.salt
             record["decks"] = {COLOURS[o]: list(initial.piles[o]) for o in initial.owners()}
     record["actions"] = [dict(a) for a in actions]
     return record

@@ -101,6 +101,10 @@ def _placements(anchors: int, blocked: int, supply: int) -> set[int]:
     return out
 
 
+# The public name for callers outside the engine (the AI's move generator).
+placements_covering = _placements
+
+
 def _any_placement(anchors: int, blocked: int, supply: int) -> bool:
     forbidden = blocked | ((ALL_PIECES_MASK ^ supply) << PIECE_SHIFT)
     test = forbidden.__and__

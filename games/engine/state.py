@@ -12,9 +12,15 @@ in turn order (R2.4).
 
 from __future__ import annotations
 
-import secrets
-
-from .cards import DEFAULT_RECIPE, check_recipe, recipe_cards, shuffled_decks
+from .cards import (
+    DEFAULT_RECIPE,
+    check_recipe,
+    commitment,
+    new_salt,
+    new_seed,
+    recipe_cards,
+    shuffled_decks,
+)
 from .errors import RecordError
 from .pieces import (
     ALL_PIECES_MASK,
@@ -51,6 +57,8 @@ class State:
         "shared",
         "recipe",
         "seed",
+        "salt",
+        "commitment",
         "boards",
         "pieces",
         "supply",
@@ -177,6 +185,8 @@ class State:
             "shared_color": COLOURS[self.shared] if self.shared is not None else None,
             "deck_recipe": dict(self.recipe) if self.mode == "shuffle" else None,
             "seed": self.seed,
+            "salt": self.salt,
+            "commitment": self.commitment,
             "board": self.board_rows(),
             "to_move": COLOURS[self.turn] if self.turn is not None else None,
             "step": self.step,
@@ -222,6 +232,8 @@ class State:
         s.shared = COLOUR_INDEX[data["shared_color"]] if data.get("shared_color") else None
         s.recipe = dict(data["deck_recipe"] or DEFAULT_RECIPE)
         s.seed = data.get("seed")
+        s.salt = data.get("salt")
+        s.commitment = data.get("commitment")
         s.pieces = [[] for _ in range(4)]
         s.boards = [0, 0, 0, 0]
         for name, texts in data["pieces"].items():
@@ -281,13 +293,16 @@ def new_game(
     scoring: str = "basic",
     shared_color: str | None = None,
     deck_recipe: dict | None = None,
-    seed: int | None = None,
+    seed: int | str | None = None,
     decks: dict[str, list[str]] | None = None,
+    salt: str | None = None,
 ) -> State:
     """A game at its first decision (blue's setup placement, R3.1).
 
-    The shuffle seed comes from ``secrets`` unless given (R3.2); ``decks`` (owner colour name →
-    cards, top first) replaces the shuffle, as a record's ``decks`` does.
+    The shuffle seed (256 bits, hex) and its salt come from ``secrets`` unless given (R3.2), and
+    the public ``commitment`` to them is computed (cards.py); an integer seed shuffles as older
+    records did, with no commitment. ``decks`` (owner colour name → cards, top first) replaces the
+    shuffle, as a record's ``decks`` does.
     """
     if mode not in MODES:
         raise RecordError(f"mode must be 'classic' or 'shuffle', not {mode!r} (R2.1)")
@@ -306,7 +321,7 @@ def new_game(
     elif shared_color is not None:
         raise RecordError("shared_color is for three players only (R2.4)")
     s.recipe = check_recipe(deck_recipe if deck_recipe is not None else DEFAULT_RECIPE)
-    s.seed = None
+    s.seed = s.salt = s.commitment = None
     s.boards = [0, 0, 0, 0]
     s.pieces = [[], [], [], []]
     s.supply = [ALL_PIECES_MASK] * 4
@@ -316,12 +331,14 @@ def new_game(
     if mode == "shuffle":
         owners = s.owners()
         per_owner = recipe_cards(s.recipe) * (2 if players == 2 else 1)
+        s.seed = new_seed() if seed is None and decks is None else seed
+        if isinstance(s.seed, str):
+            s.salt = salt if salt is not None else new_salt()
+            s.commitment = commitment(s.seed, s.salt)
         if decks is None:
-            s.seed = secrets.randbits(63) if seed is None else seed
             shuffled = shuffled_decks(s.seed, owners, {o: per_owner for o in owners})
         else:
             shuffled = _check_decks(decks, owners, per_owner)
-            s.seed = seed
         for o in owners:
             s.hands[o], s.piles[o], s.discards[o], s.known_bottom[o] = [], shuffled[o], [], 0
     s.turn, s.step, s.direction = 0, "setup", 1

@@ -13,6 +13,8 @@ PUBLIC_KEYS = (
     "scoring",
     "shared_color",
     "deck_recipe",
+    # The commitment to the seed (cards.py) is public from the start: that is its point.
+    "commitment",
     "board",
     "to_move",
     "step",
@@ -41,7 +43,8 @@ def view(s: State, seat: int | None = None) -> dict:
 
     R9.1 public: board, supplies, discard piles, hand and pile sizes, whose turn, direction, step,
     effect in force. R9.2 private to the seat: its hand, the cards its Draw 2 drew, which cards it
-    put at the bottom of its pile. R9.3 secret from all: pile order and the seed.
+    put at the bottom of its pile. R9.3 secret from all: pile order, the seed and its salt (the
+    commitment to them is public).
     """
     full = s.to_json()
     if s.over:

@@ -13,6 +13,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from accounts.models import blocked_ids
 from games.models import ChatMessage, Game
 from games.moderation import REPORT_REASON_MAX, RateLimited, chat_post, report_create
 from games.selectors import game_for_viewer
@@ -31,12 +32,19 @@ def chat_context(
     staff = user.is_authenticated and user.is_staff
     lines = game.chat.select_related("user")
     if not staff:  # hidden messages vanish for players; staff see them marked
-        lines = lines.filter(hidden=False)
+        lines = lines.filter(hidden=False).exclude(user_id__in=blocked_ids(user))
+        if seat is not None and not game.is_over:  # the spectators' room waits for the end
+            lines = lines.filter(room=ChatMessage.Room.PLAYERS)
     lines = list(lines.order_by("-created_at", "-pk")[:CHAT_SHOWN])[::-1]
     return {
         "game": game,
         "chat_lines": lines,
-        "can_post": seat is not None and game.status != Game.Status.ABORTED,
+        "can_post": game.status != Game.Status.ABORTED
+        and (
+            seat is not None
+            or (user.is_authenticated and game.visibility == Game.Visibility.PUBLIC)
+        ),
+        "spectating": seat is None,
         "chat_error": error,
         "chat_text": text,
         "chat_max": ChatMessage.MAX_LENGTH,

@@ -16,12 +16,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import engine, selectors, services
 from games.engine import record as engine_record
-from games.engine.pieces import PIECE_SIZE
 from games.forms import RecordUploadForm
 from games.models import Game
+from games.presenters import replay as presenter
 
 UPLOAD_SESSION_KEY = "uploaded_record"
-LETTER_COLOUR = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
 
 
 @require_GET
@@ -37,13 +36,15 @@ def replay(request, public_id):
     revealed = game.status == Game.Status.FINISHED
     # R9.4: after the end every position may be shown in full; before it, the viewer's view only.
     data = state.to_json() if revealed else engine.view(state, seat.index if seat else None)
+    colour_seats = engine.table(state, None)["colour_seats"]
     labels = {s.index: s.label for s in game.seats.all()}
+    final = engine.score(services.game_state(game)) if revealed else None
     context = {
         "game": game,
-        "position": _position(data, state, ply, len(actions), revealed, labels),
-        "moves": [_move(a.payload, a.ply, labels.get(a.seat, "")) for a in actions],
+        "position": presenter.position(data, colour_seats, ply, len(actions), revealed, labels),
+        "moves": presenter.moves([(a.ply, a.payload, labels.get(a.seat, "")) for a in actions]),
         "base_url": reverse("game_replay", kwargs={"public_id": game.public_id}),
-        "scores": _scores(services.game_state(game), labels) if revealed else None,
+        "scores": presenter.scores(final, labels) if revealed else None,
         "can_export": revealed or seat is not None,
         "my_seat": seat,
     }
@@ -101,11 +102,14 @@ def _uploaded_context(request, data: dict) -> dict:
     except ValueError as exc:  # validated on upload; a stale session copy is refused, not a 500
         return {"upload_error": str(exc)}
     labels = {seat: f"Player {seat + 1}" for seat in range(state.players)}
+    colour_seats = engine.table(state, None)["colour_seats"]
     return {
-        "position": _position(state.to_json(), state, ply, len(actions), True, labels),
-        "moves": [_move(a, i + 1, "") for i, a in enumerate(actions)],
+        "position": presenter.position(
+            state.to_json(), colour_seats, ply, len(actions), True, labels
+        ),
+        "moves": presenter.moves([(i + 1, a, "") for i, a in enumerate(actions)]),
         "base_url": reverse("replay_upload"),
-        "scores": _scores(final, labels),
+        "scores": presenter.scores(engine.score(final), labels),
         "uploaded": data,
     }
 
@@ -118,7 +122,7 @@ def _render_replay(request, page: str, context: dict):
     return response
 
 
-# -- building the page's data ---------------------------------------------------------------
+# -- reading the request ---------------------------------------------------------------------
 
 
 def _ply(request, total: int) -> int:
@@ -128,113 +132,3 @@ def _ply(request, total: int) -> int:
     except ValueError:
         ply = total
     return max(0, min(total, ply))
-
-
-def _position(data: dict, state, ply: int, total: int, revealed: bool, labels: dict) -> dict:
-    """What the board partial shows, from a view dict (``engine.view`` or a revealed to_json)."""
-    rows = [
-        {"number": 20 - i, "cells": [LETTER_COLOUR.get(ch, "") for ch in line]}
-        for i, line in enumerate(data["board"])
-    ]
-    decks = []
-    for owner, discards in data["discards"].items():
-        deck = {"owner": owner, "discards": _card_names(discards)}
-        if revealed:
-            deck["hand"] = _card_names(data["hands"][owner])
-            deck["pile"] = _card_names(data["draw_piles"][owner])
-            deck["hand_count"], deck["pile_count"] = len(deck["hand"]), len(deck["pile"])
-        else:
-            deck["hand"], deck["pile"] = None, None
-            deck["hand_count"] = data["hand_counts"][owner]
-            deck["pile_count"] = data["pile_counts"][owner]
-        decks.append(deck)
-    players = [
-        {
-            "label": labels.get(seat, f"Player {seat + 1}"),
-            "colours": [engine.COLOURS[c] for c in state.seat_colours(seat)],
-        }
-        for seat in range(state.players)
-    ]
-    supply = [
-        {
-            "colour": colour,
-            "pieces": names,
-            "squares": sum(PIECE_SIZE[p] for p in names),
-        }
-        for colour, names in data["supply"].items()
-    ]
-    return {
-        "ply": ply,
-        "total": total,
-        "first": 0,
-        "prev": max(0, ply - 1),
-        "next": min(total, ply + 1),
-        "last": total,
-        "rows": rows,
-        "columns": "abcdefghijklmnopqrst",
-        "to_move": data["to_move"],
-        "step": data["step"],
-        "direction": "clockwise" if data["direction"] == 1 else "counter-clockwise",
-        "over": data["over"],
-        "shared_color": data.get("shared_color"),
-        "events": [_event_text(e) for e in data["events"]] if ply else [],
-        "supply": supply,
-        "decks": decks,
-        "revealed": revealed,
-        "hand": None if revealed or data.get("hand") is None else _card_names(data["hand"]),
-        "drawn": [] if revealed else _card_names(data.get("drawn", [])),
-        "players": players,
-        "mode": data["mode"],
-    }
-
-
-def _card_names(cards: list[str]) -> list[str]:
-    return [engine.CARD_NAMES.get(card, card) for card in cards]
-
-
-def _move(payload: dict, number: int, who: str) -> dict:
-    return {"ply": number, "text": _action_text(payload), "who": who}
-
-
-def _action_text(action: dict) -> str:
-    if "warp" in action:
-        return f"warps {action['warp']} to {action.get('to', '?')}"
-    if "place" in action:
-        return f"places {action['place']}"
-    if "card" in action:
-        return f"plays {engine.CARD_NAMES.get(action['card'], action['card'])}"
-    if "keep" in action:
-        return f"keeps {engine.CARD_NAMES.get(action['keep'], action['keep'])}"
-    if "declare" in action:
-        return f"declares {action['declare']}"
-    if "recycle" in action:
-        return f"recycles {action['recycle']}"
-    return str(action)
-
-
-def _event_text(event: dict) -> str:
-    """A caption for one public event of the last action (engine ``_event``)."""
-    colour, kind = event.get("colour", "").capitalize(), event.get("event")
-    card = engine.CARD_NAMES.get(event.get("card", ""), event.get("card", ""))
-    texts = {
-        "place": f"{colour} places {event.get('piece')} on {event.get('squares')}",
-        "pass": f"{colour} cannot place and passes",
-        "card": f"{colour} plays {card}",
-        "no_effect": f"{card} has no effect",
-        "draw": f"{colour} draws {event.get('count')} card(s)",
-        "declare": f"{colour} declares {event.get('declared')}",
-        "recycle": f"{colour} takes back {event.get('owner')}'s {event.get('piece')}",
-        "warp": f"{colour} moves {event.get('owner')}'s piece to {event.get('to')}",
-        "skipped": f"{colour} loses its turn (Skip)",
-        "over": "The game is over",
-    }
-    return texts.get(kind, f"{colour} {kind}")
-
-
-def _scores(state, labels: dict) -> dict:
-    result = engine.score(state)
-    for player in result["players"]:
-        player["label"] = labels.get(player["seat"], f"Player {player['seat'] + 1}")
-    result["players"].sort(key=lambda p: (p["place"], p["seat"]))
-    result["higher_wins"] = result["scoring"] == "advanced"
-    return result

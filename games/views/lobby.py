@@ -22,13 +22,14 @@ YOUR_TURN_ON_HOME = 5
 
 @require_GET
 def home(request):
-    games = list(selectors.open_games()[:50])
+    games = list(selectors.open_games(request.user)[:50])
     your_turn = []
     if request.user.is_authenticated:
         your_turn = selectors.my_games(request.user)["your_turn"][:YOUR_TURN_ON_HOME]
     context = {
         "open_rows": [_lobby_row(game, request.user) for game in games],
         "your_turn": your_turn,
+        "watch": list(selectors.watchable_games()),
     }
     return render(request, "home.html", context)
 

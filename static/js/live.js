@@ -1,20 +1,50 @@
 // Live updates over websockets (Channels). Messages are nudges, never state: on a nudge the page
 // fetches its own partial again through the normal views, which apply the per-seat view.
 //   - <section id="game" data-live="/ws/games/<id>/" data-ply="N" data-refresh="<panel url>">:
-//     a nudge with another ply re-fetches the panel; a reconnect re-syncs the same way.
+//     the game (and its waiting room). "game.changed" carries the ply it reached; the page
+//     refreshes to the newest ply it has heard of: a nudge that arrives while a refresh is in
+//     flight is followed by one more refresh, and a response older than the newest ply heard of
+//     (a move's own POST answered after the next nudge, say) is followed by another. A
+//     reconnect re-syncs. "game.seats": a seat of the waiting room changed or the game started.
+//     "chat.posted": the chat log refetches the lines its viewer may read.
 //   - <body data-user-socket="/ws/me/">: "your turn" notices on any page, and presence.
+// Keepalive: every socket pings every 25 s and expects a pong within 10 s; a socket that stays
+// silent is closed and reopened (proxies cut idle connections; a dead one loses nudges).
 (function () {
   "use strict";
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const PING_EVERY = 25000;
+  const PONG_WITHIN = 10000;
 
   function socket(path, onMessage, onOpen) {
     let delay = 1000;
     let ws;
+    let pinger = null;
+    let deadline = null;
+    function stopTimers() {
+      clearInterval(pinger);
+      clearTimeout(deadline);
+      pinger = deadline = null;
+    }
     function open() {
       ws = new WebSocket(scheme + location.host + path);
-      ws.onopen = function () { delay = 1000; if (onOpen) onOpen(ws); };
-      ws.onmessage = function (event) { onMessage(JSON.parse(event.data), ws); };
+      ws.onopen = function () {
+        delay = 1000;
+        pinger = setInterval(function () {
+          if (ws.readyState !== WebSocket.OPEN) return;
+          ws.send(JSON.stringify({ type: "ping" }));
+          if (!deadline) deadline = setTimeout(function () { ws.close(); }, PONG_WITHIN);
+        }, PING_EVERY);
+        if (onOpen) onOpen(ws);
+      };
+      ws.onmessage = function (event) {
+        clearTimeout(deadline); // anything heard proves the socket alive
+        deadline = null;
+        const message = JSON.parse(event.data);
+        if (message.type !== "pong") onMessage(message, ws);
+      };
       ws.onclose = function (event) {
+        stopTimers();
         if (event.code >= 4000) return; // refused (not allowed): do not hammer the server
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 30000);
@@ -23,23 +53,86 @@
     open();
   }
 
+  function shownPly() {
+    const game = document.getElementById("game");
+    return game ? Number(game.dataset.ply) : 0;
+  }
+
+  let latest = 0; // the newest ply heard of
+  let inFlight = false;
+  let again = false;
+
+  function plyOf(html) {
+    const found = /id="game"[^>]*?data-ply="(\d+)"/.exec(html);
+    return found ? Number(found[1]) : null;
+  }
+
+  // fetch + htmx.swap rather than htmx.ajax: a request whose target was swapped out meanwhile
+  // (by a move's own response, say) is dropped by htmx without settling its promise, which would
+  // leave "in flight" set for ever. A response older than what the page shows is not swapped in.
   function refreshGame() {
     const game = document.getElementById("game");
     if (!game || !window.htmx) return;
-    htmx.ajax("GET", game.dataset.refresh, { target: "#game", swap: "outerHTML" });
+    if (inFlight) {
+      again = true; // one more as soon as this one is in
+      return;
+    }
+    inFlight = true;
+    again = false;
+    const control = new AbortController();
+    const watchdog = setTimeout(function () { control.abort(); }, 8000);
+    let failed = false;
+    fetch(game.dataset.refresh, {
+      headers: { "HX-Request": "true" },
+      credentials: "same-origin",
+      signal: control.signal,
+    })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        const ply = plyOf(html);
+        if (ply !== null && ply >= shownPly() && document.getElementById("game")) {
+          htmx.swap("#game", html, { swapStyle: "outerHTML" });
+        }
+      })
+      .catch(function () { failed = true; })
+      .finally(function () {
+        clearTimeout(watchdog);
+        inFlight = false;
+        if (again || latest > shownPly()) setTimeout(refreshGame, failed ? 2000 : 0);
+      });
   }
+
+  function refreshChat() {
+    const log = document.getElementById("chat-log");
+    if (!log || !window.htmx) return;
+    htmx.ajax("GET", log.dataset.refresh, { target: "#chat-log", swap: "outerHTML" });
+  }
+
+  // Whatever swapped the game in (a refresh, a move's own POST, a poll): if a newer ply was
+  // heard of meanwhile, this is already stale.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target && event.target.id === "game" && latest > shownPly()) refreshGame();
+  });
 
   function watchGame() {
     const game = document.getElementById("game");
     if (!game || !game.dataset.live) return;
+    latest = shownPly();
     let first = true;
     socket(game.dataset.live, function (message) {
-      const current = document.getElementById("game");
-      if (message.type === "game.changed" && current && String(message.ply) !== current.dataset.ply) {
+      if (message.type === "game.changed") {
+        latest = Math.max(latest, Number(message.ply));
+        if (latest !== shownPly()) refreshGame();
+      } else if (message.type === "game.seats") {
         refreshGame();
+      } else if (message.type === "chat.posted") {
+        refreshChat();
       }
     }, function () {
-      if (!first) refreshGame(); // missed nudges while away: re-sync
+      if (!first) { refreshGame(); refreshChat(); } // missed nudges while away: re-sync
       first = false;
     });
   }
@@ -64,10 +157,6 @@
       if (here && here.dataset.game === message.game) return; // the board already shows it
       document.title = "(●) " + title;
       toast(message.title, "/games/" + encodeURIComponent(message.game) + "/");
-    }, function (ws) {
-      setInterval(function () {
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "alive" }));
-      }, 30000);
     });
   }
 

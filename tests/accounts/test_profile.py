@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.selectors import player_stats
-from games import engine
+from games import engine, ratings
 from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +33,8 @@ def finished_game(players: list, *, seed: int, status=Game.Status.FINISHED) -> G
     )
     for index, user in enumerate(players):
         Seat.objects.create(game=game, index=index, kind=Seat.Kind.HUMAN, user=user)
+    if status == Game.Status.FINISHED:
+        ratings.record_results(game, state)  # what the write path does as the game ends
     return game
 
 

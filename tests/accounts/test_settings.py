@@ -20,6 +20,7 @@ VALID = {
     "time_zone": "Europe/Paris",
     "email_turns": "reminders",
     "reminder_hours": "3",
+    "digest_hour": "8",
 }
 
 

@@ -103,6 +103,10 @@ class _Daphne:
 
         self.app = None
         self.lock: asyncio.Lock | None = None
+        # One request (or computer turn) at a time: needed when every thread shares the test's
+        # in-memory SQLite connection; with PostgreSQL they run side by side, as in production,
+        # so that a nudge can overtake a page's request (tests/e2e/test_live_page.py).
+        self.serial = True
         self.pending: list = []  # computer turns queued and not yet played
         self.server = Server(
             application=self._dispatch,
@@ -129,6 +133,9 @@ class _Daphne:
                 await send({"type": "http.response.body", "body": b""})
             return
         if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        if not self.serial:
             await app(scope, receive, send)
             return
         async with self._lock():  # one request at a time (see the module docstring)
@@ -165,6 +172,9 @@ class _Daphne:
 
         async def job():
             await asyncio.sleep(delay)
+            if not self.serial:
+                await sync_to_async(run, thread_sensitive=False)()
+                return
             async with self._lock():
                 await sync_to_async(run, thread_sensitive=False)()
 
@@ -271,6 +281,9 @@ def site(transactional_db, _collected_static, monkeypatch):
     task = games.tasks.ai_play
     worker = types.SimpleNamespace(delay=lambda *args: daphne.later(AI_DELAY, task, *args))
     monkeypatch.setattr(games.tasks, "ai_play", worker)
+    from django.db import connection
+
+    daphne.serial = connection.vendor == "sqlite"
     with override_settings(**overrides), _one_connection():
         daphne.app = _application(_collected_static)
         try:

@@ -61,6 +61,7 @@ def test_no_global_random_state_and_no_io():
 def test_a_new_game_seed_comes_from_secrets():
     from games.engine import new_game
 
-    seeds = {new_game(mode="shuffle").seed for _ in range(5)}
-    assert len(seeds) == 5
-    assert "secrets" in imported_names(ENGINE / "state.py")
+    games = [new_game(mode="shuffle") for _ in range(5)]
+    assert len({g.seed for g in games}) == 5
+    assert all(len(g.seed) == 64 and len(g.salt) == 32 for g in games)  # 256 and 128 bits
+    assert "secrets" in imported_names(ENGINE / "cards.py")

@@ -140,17 +140,37 @@ def test_control_characters_become_spaces(duel, alice):
 # -- who may read and write -------------------------------------------------------------------
 
 
-def test_a_spectator_reads_a_public_chat_but_cannot_post(duel, alice, carol):
+def test_a_spectator_reads_a_public_chat_and_writes_to_the_spectators(duel, alice, carol):
     post_line(as_user(alice), duel, "hello")
     client = as_user(carol)
 
     read = client.get(chat_url(duel))
-    write = post_line(client, duel, "let me in")
+    write = post_line(client, duel, "nice opening")
 
     assert read.status_code == 200 and b"hello" in read.content
-    assert b'name="text"' not in read.content  # no box to write in
-    assert write.status_code == 403
-    assert b"Only the players of this game can write" in write.content
+    assert b"Message to the spectators" in read.content
+    assert write.status_code == 200
+    line = ChatMessage.objects.get(user=carol)
+    assert line.room == ChatMessage.Room.SPECTATORS
+    assert b"nice opening" in client.get(chat_url(duel)).content  # spectators see both rooms
+
+
+def test_players_see_the_spectators_room_only_after_the_game(duel, alice, bob, carol, dave):
+    """lichess's rule: nobody coaches a player during a game."""
+    post_line(as_user(carol), duel, "bob should play the long piece")
+    post_line(as_user(alice), duel, "good luck")
+
+    during = as_user(bob).get(chat_url(duel)).content
+    assert b"good luck" in during
+    assert b"long piece" not in during
+    services.game_abort(game=duel, staff=dave, reason="over")
+    after = as_user(bob).get(chat_url(duel)).content
+    assert b"long piece" in after and b"(spectator)" in after
+
+
+def test_a_private_games_chat_is_for_its_players_only(private_duel, carol):
+    write = post_line(as_user(carol), private_duel, "let me in")
+    assert write.status_code in (403, 404)
     assert not ChatMessage.objects.filter(user=carol).exists()
 
 

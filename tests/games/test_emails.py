@@ -7,6 +7,7 @@ import smtplib
 from datetime import UTC, datetime
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.core import mail
 from django.core.mail.backends import locmem
 from django.test import Client
@@ -72,6 +73,8 @@ def test_no_turn_email_unless_the_player_wants_every_turn(
 
 
 def test_no_email_to_an_unverified_address(duel, alice, bob, on_commit):
+    # bob's address is his primary one, but he never clicked the confirmation link.
+    EmailAddress.objects.create(user=bob, email=bob.email, primary=True, verified=False)
     with on_commit():
         first_move(duel, alice)
     assert mail.outbox == []

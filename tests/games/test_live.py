@@ -107,3 +107,39 @@ async def test_the_asgi_app_refuses_a_foreign_origin(duel):
     connected, _ = await communicator.connect()
     assert connected  # public game, anonymous spectator, allowed origin
     await communicator.disconnect()
+
+
+async def test_a_ping_gets_a_pong_on_both_sockets(duel, alice):
+    """Keepalive (games.consumers): the live client pings every 25 s; no pong: a dead socket."""
+    for path in (f"/ws/games/{duel.public_id}/", "/ws/me/"):
+        communicator, connected = await connect(path, alice)
+        assert connected
+        await communicator.send_json_to({"type": "ping"})
+        assert await communicator.receive_json_from(timeout=2) == {"type": "pong"}
+        await communicator.send_json_to({"type": "nonsense", "x": 1})  # ignored, no error
+        await communicator.send_json_to(["not", "an", "object"])
+        assert await communicator.receive_nothing(timeout=0.2)
+        await communicator.disconnect()
+
+
+async def test_the_waiting_room_hears_a_seat_taken_and_chat_lines(alice, bob):
+    game = await sync_to_async(services.game_create)(
+        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+    )
+    communicator, connected = await connect(f"/ws/games/{game.public_id}/", alice)
+    assert connected
+
+    def join_and_chat():
+        from games import moderation
+
+        with transaction.atomic():
+            services.game_join(game=game, user=bob)
+        with transaction.atomic():
+            moderation.chat_post(game=game, user=bob, text="hi")
+
+    await sync_to_async(join_and_chat)()
+    heard = [await communicator.receive_json_from(timeout=2) for _ in range(2)]
+    assert {"type": "game.seats"} in heard  # the waiting room refetches: the game started
+    assert {"type": "game.changed", "ply": 0} in heard
+    assert await communicator.receive_json_from(timeout=2) == {"type": "chat.posted"}
+    await communicator.disconnect()

@@ -535,3 +535,19 @@ def test_the_lobby_pages_write_nothing(client, alice, duel):
         assert client.get(url).status_code == 200
 
     assert (row_counts(), list(Game.objects.values().order_by("pk"))) == before
+
+
+def test_the_lobby_lists_public_games_in_play_to_watch(client, duel, alice, carol):
+    private = services.game_create(
+        creator=carol,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        visibility=Game.Visibility.PRIVATE,
+    )
+    page = client.get(reverse("home")).content.decode()
+    watch = page.split('id="watch-title"')[1].split("</section>")[0]
+
+    assert reverse("game", args=[duel.public_id]) in watch
+    assert "Watch" in watch
+    assert private.public_id not in watch  # private: players only

@@ -1,4 +1,4 @@
-"""The game page, its decision panel and the act endpoint (games/views/play.py).
+"""The game page, its decision panel and the act endpoint (games/views/game.py, games/presenters).
 
 alice (seat 0: blue and red) and bob (seat 1: yellow and green) play ``duel``; carol watches.
 Positions are either played with ``services.action_submit`` or built with the engine helpers and
@@ -511,10 +511,12 @@ def test_a_piece_with_one_orientation_needs_no_orientation_click(duel, alice):
 def test_a_nonsense_selection_falls_back_to_the_first_choice(duel, alice):
     client = client_for(alice)
 
-    for query in ("piece=Q", "piece=F&o=99", "piece=F&o=x", "from=a1", "piece=%00"):
+    for query in ("piece=Q", "piece=F&o=99", "piece=F&o=x", "from=a1"):
         response = client.get(panel_url(duel, query))
         assert response.status_code == 200
         assert 'aria-label="Choose piece F"' in text(response)
+    # A NUL byte is malformed input, not a selection: refused before the view (F6).
+    assert client.get(panel_url(duel, "piece=%00")).status_code == 400
 
 
 def test_a_plain_form_post_redirects_to_the_page(duel, alice):

@@ -36,15 +36,18 @@ def test_a_game_starts_when_every_seat_is_filled(alice, bob):
     services.game_join(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    assert game.seed is None or isinstance(game.seed, int)
+    assert game.seed is None  # classic: no decks, no seed (R2.1)
     state = services.game_state(game)
     assert state.turn == 0 and state.step == "setup"  # R2.6: blue moves first
     assert game.to_move_seat == 0
 
 
 def test_a_shuffle_game_gets_a_secret_seed(duel):
-    assert duel.seed is not None and duel.seed > 0
-    assert services.game_state(duel).seed == duel.seed
+    # F9: 256 bits from secrets, as 64 hex digits, with a 128-bit salt and a public commitment.
+    assert len(duel.seed) == 64 and int(duel.seed, 16) > 0 and len(duel.salt) == 32
+    state = services.game_state(duel)
+    assert (state.seed, state.salt) == (duel.seed, duel.salt)
+    assert state.commitment == engine.cards.commitment(duel.seed, duel.salt)
     other = services.initial_state(duel)
     assert other.piles == services.game_state(duel).piles  # nothing drawn before the first move
 

@@ -333,3 +333,17 @@ def vs_computer(alice):
         players=2,
         seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
     )
+
+
+@pytest.fixture
+def redis_channel_layer(settings, redis_url):
+    """This process's channel layer on Redis, configured as in production (config.settings), the
+    one a worker sends its nudges through."""
+    from channels.layers import channel_layers
+
+    from config.settings import redis_channel_layer as production_layer
+
+    settings.CHANNEL_LAYERS = {"default": production_layer(redis_url)}
+    channel_layers.backends.clear()  # built once per process; setting_changed clears it too
+    yield
+    channel_layers.backends.clear()

@@ -116,7 +116,7 @@ def test_a_reminder_that_comes_after_the_turn_was_played_sends_nothing(
 
     # Two hours later the scan (Celery beat's, every minute) finds the reminder due ...
     Game.objects.filter(pk=duel.pk).update(turn_started_at=timezone.now() - timedelta(hours=2))
-    assert deadlines.scan() == {"reminders": 1, "overdue": 0}
+    assert deadlines.scan() == {"reminders": 1, "overdue": 0, "digests": 0}
     assert broker.queued() == [(SEND_EMAIL, [duel.pk, 1, bob.pk, "reminder"])]
     # ... and bob plays before a worker gets to it (alice wants no email: nothing more queued).
     human_move(duel, bob)

@@ -17,22 +17,6 @@ from tests.integration.helpers import WAIT, human_move, wait_for
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-@pytest.fixture
-def redis_channel_layer(settings, redis_url):
-    """This process's channel layer on Redis, the one the worker sends its nudges through."""
-    from channels.layers import channel_layers
-
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
-        }
-    }
-    channel_layers.backends.clear()  # built once per process; setting_changed clears it too
-    yield
-    channel_layers.backends.clear()
-
-
 async def test_the_computer_answers_a_move_and_the_page_hears_of_both_and_one_email_goes_out(
     alice, vs_computer, verified, broker, workers, mailbox, redis_channel_layer
 ):

@@ -1,7 +1,7 @@
 """Plain-HTTP throughput of the web processes: gunicorn (WSGI, sync workers) against ASGI servers
 (daphne, gunicorn's own asgi worker) serving the same Django project with production settings.
 
-    .venv/bin/python bench/http.py [--seconds 10] [--connections 1,8,32] [--servers ...]
+    .venv/bin/python bench/server_cost.py [--seconds 10] [--connections 1,8,32] [--servers ...]
         [--database-url postgres://postgres@127.0.0.1:5432/blokus_bench]
         [--redis-url redis://127.0.0.1:6379/15]
 
@@ -35,15 +35,9 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
+from http.client import HTTPConnection
 from pathlib import Path
-
-# Run as a script, this file's folder comes first on the import path, and this file is named
-# http.py: drop the folder before importing the standard library's `http` (urllib uses it too).
-if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    del sys.path[0]
-
-import urllib.request  # noqa: E402
-from http.client import HTTPConnection  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"

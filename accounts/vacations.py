@@ -1,0 +1,84 @@
+"""Vacation: a player stops every move clock they have running, within a yearly allowance.
+
+``settings.VACATION_DAYS_PER_YEAR`` days (14 unless set) per calendar year (UTC), counted in
+whole days started: a vacation asked for N days takes N days of the allowance, and one ended
+early gives back the whole days not used. While a player is away their turns wait: the move
+deadline of a turn moves on by the time the turn spent in their vacations (``paused``), so no
+computer plays for them and nothing counts towards the seat's takeover; reminders wait too.
+Opponents see "on vacation until ..." next to the player's name.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User, Vacation
+
+DAY = timedelta(days=1)
+
+
+class VacationError(ValueError):
+    """A refused request, with a message for the player."""
+
+
+def _year_span(now: datetime) -> tuple[datetime, datetime]:
+    start = datetime(now.astimezone(UTC).year, 1, 1, tzinfo=UTC)
+    return start, start.replace(year=start.year + 1)
+
+
+def _days(span: timedelta) -> int:
+    return math.ceil(span / DAY - 1e-9)  # whole days started; a few seconds' slack is not a day
+
+
+def days_used(user, now: datetime | None = None) -> int:
+    """Vacation days taken (or booked) in ``now``'s calendar year."""
+    now = now or timezone.now()
+    start, end = _year_span(now)
+    used = timedelta()
+    for v in Vacation.objects.filter(user=user, ends_at__gt=start, starts_at__lt=end):
+        used += min(v.ends_at, end) - max(v.starts_at, start)
+    return _days(used)
+
+
+def days_left(user, now: datetime | None = None) -> int:
+    return max(settings.VACATION_DAYS_PER_YEAR - days_used(user, now), 0)
+
+
+def vacation_start(*, user, days: int, now: datetime | None = None) -> Vacation:
+    """Go on vacation from now for ``days`` days (from the allowance)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if user.on_vacation(now):
+            raise VacationError("you are on vacation already: come back first to change it")
+        left = days_left(user, now)
+        if not isinstance(days, int) or days < 1:
+            raise VacationError("a vacation lasts at least one day")
+        if days > left:
+            raise VacationError(f"you have {left} vacation day{'s' * (left != 1)} left this year")
+        vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + days * DAY)
+        User.objects.filter(pk=user.pk).update(vacation_until=vacation.ends_at)
+    return vacation
+
+
+def vacation_end(*, user, now: datetime | None = None) -> None:
+    """Come back early: the clocks run again from now, the unused whole days are given back."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(ends_at=now)
+        User.objects.filter(pk=user.pk).update(vacation_until=None)
+
+
+def paused(user_id: int | None, since: datetime, until: datetime) -> timedelta:
+    """How much of [since, until] the player spent on vacation: their clocks stood still then."""
+    if user_id is None or until <= since:
+        return timedelta()
+    total = timedelta()
+    for v in Vacation.objects.filter(user_id=user_id, ends_at__gt=since, starts_at__lt=until):
+        total += min(v.ends_at, until) - max(v.starts_at, since)
+    return total

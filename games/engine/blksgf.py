@@ -1,0 +1,220 @@
+"""Pentobi's game files (``.blksgf``) for classic games: export a record, import one back.
+
+Pentobi (the Blokus program players use for analysis) reads and writes a dialect of SGF,
+described in its source as ``Pentobi-SGF.md``. Its classic variants are ``Blokus`` (four
+players), ``Blokus Two-Player`` (two players, four colours: player B has colours 1 and 3, W has 2
+and 4, as in R2.3) and ``Blokus Three-Player`` (the fourth colour shared, as in R2.4). Moves are
+written ``1[a20,b20,b19]`` with the colour's number (1 blue, 2 yellow, 3 red, 4 green) and the
+squares it covers, ``a1`` the lower left corner as in R1.1.
+
+Decisions written down here (RULES.md and RECORD.md do not cover Pentobi's files):
+
+- Pentobi's colours start in fixed corners (blue a20, yellow t20, red t1, green a1); here each
+  colour chooses a free corner in the setup round (R3.1). A game is exported under the board
+  symmetry (one of the square's eight) that takes every colour's chosen corner to Pentobi's; the
+  picture is turned or mirrored, the game is the same. A game whose corners no symmetry matches
+  (blue and yellow diagonally opposite, say) cannot be written for Pentobi: ``ExportError``.
+- Only classic games: Pentobi knows no cards. A Shuffle game is refused.
+- A three-player game whose shared colour is not green is refused: Pentobi always shares colour 4.
+- Import reads the main line (the first variation at every branch), ignores comments, names and
+  other properties, refuses setup properties (``AB``, ``A1`` ...: a position not reached by
+  moves) and checks every move with the engine, so a file whose moves break a rule, or in which a
+  colour passes while it could still place (R5.3), is refused with the move's number and the rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import IllegalAction, RecordError
+from .record import FORMAT, initial_state
+from .rules import apply
+from .view import view
+
+VARIANTS = {4: "Blokus", 2: "Blokus Two-Player", 3: "Blokus Three-Player"}
+PLAYERS = {name: players for players, name in VARIANTS.items()}
+COLOUR_NUMBER = {"blue": "1", "yellow": "2", "red": "3", "green": "4"}
+NUMBER_COLOUR = {number: colour for colour, number in COLOUR_NUMBER.items()}
+# Pentobi's fixed starting corners, (column, row) from 0: blue a20, yellow t20, red t1, green a1.
+PENTOBI_CORNER = {"blue": (0, 19), "yellow": (19, 19), "red": (19, 0), "green": (0, 0)}
+CORNERS = set(PENTOBI_CORNER.values())
+SETUP_PROPERTIES = {"AB", "AW", "AE", "A1", "A2", "A3", "A4"}
+
+# The eight symmetries of the 20 x 20 board, as functions of (column, row).
+SYMMETRIES = (
+    lambda x, y: (x, y),
+    lambda x, y: (19 - x, y),
+    lambda x, y: (x, 19 - y),
+    lambda x, y: (19 - x, 19 - y),
+    lambda x, y: (y, x),
+    lambda x, y: (19 - y, x),
+    lambda x, y: (y, 19 - x),
+    lambda x, y: (19 - y, 19 - x),
+)
+
+
+class ExportError(ValueError):
+    """The game cannot be written as a Pentobi file (the message says why)."""
+
+
+def _square(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"([a-t])([1-9]|1[0-9]|20)", text.strip().lower())
+    if not match:
+        raise RecordError(f"{text!r} is not a square of the 20 x 20 board (R1.1)")
+    return ord(match.group(1)) - ord("a"), int(match.group(2)) - 1
+
+
+def _name(x: int, y: int) -> str:
+    return f"{chr(ord('a') + x)}{y + 1}"
+
+
+def placements(record: dict) -> list[tuple[str, str]]:
+    """Every placement of a classic record as (colour, squares), in the order played."""
+    if record.get("mode") != "classic":
+        raise ExportError("only classic games can be written for Pentobi (it has no cards)")
+    state = initial_state(record)
+    moves = []
+    for index, action in enumerate(record["actions"]):
+        colour = view(state, None)["to_move"]
+        try:
+            state = apply(state, action)
+        except IllegalAction as exc:
+            raise RecordError(f"action {index}: {exc}") from None
+        moves.append((colour, action["place"]))
+    return moves
+
+
+def _symmetry(moves: list[tuple[str, str]]):
+    """The board symmetry taking each colour's setup corner to Pentobi's corner for it."""
+    chosen = {}
+    for colour, squares in moves:
+        if colour not in chosen:
+            covered = {_square(s) for s in squares.split(",")}
+            chosen[colour] = next(iter(covered & CORNERS))  # R3.1: the setup covers a corner
+    for symmetry in SYMMETRIES:
+        if all(symmetry(*corner) == PENTOBI_CORNER[c] for c, corner in chosen.items()):
+            return symmetry
+    raise ExportError(
+        "Pentobi starts blue, yellow, red and green in the corners clockwise from the top left; "
+        "no turn or mirror image of this board puts the colours' chosen corners that way round"
+    )
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def export(record: dict, *, names: list[str] | None = None, date: str = "") -> str:
+    """A finished or unfinished classic record as the text of a ``.blksgf`` file."""
+    players = record.get("players")
+    shared = record.get("shared_color", "green")
+    if record.get("mode") == "classic" and players == 3 and shared != "green":
+        raise ExportError("Pentobi's three-player game always shares green (colour 4)")
+    moves = placements(record)
+    symmetry = _symmetry(moves)
+    head = f"(;FF[4]CA[UTF-8]AP[Blokus Shuffle]GM[{VARIANTS[players]}]"
+    if names and players == 2:
+        head += f"PB[{_escape(names[0])}]PW[{_escape(names[1])}]"
+    elif names:
+        head += "".join(f"P{i}[{_escape(name)}]" for i, name in enumerate(names, start=1))
+    if date:
+        head += f"DT[{_escape(date)}]"
+    lines = [head]
+    for colour, squares in moves:
+        mapped = (symmetry(*_square(s)) for s in squares.split(","))
+        lines.append(f";{COLOUR_NUMBER[colour]}[{','.join(_name(x, y) for x, y in mapped)}]")
+    return "\n".join(lines) + ")\n"
+
+
+# -- import ------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(?:(\()|(\))|(;)|([A-Za-z0-9]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+))", re.S)
+_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
+
+
+def _tokens(text: str):
+    position = 0
+    while True:
+        while position < len(text) and text[position].isspace():
+            position += 1
+        if position == len(text):
+            return
+        match = _TOKEN.match(text, position)
+        if not match:
+            raise RecordError(f"the file is not SGF (at character {position})")
+        position = match.end()
+        yield match.groups()
+
+
+def _main_line(text: str) -> list[dict[str, list[str]]]:
+    """The nodes of the game tree's main line (the first variation at every branch): each a dict
+    of property -> values. Side variations are read over and dropped."""
+    nodes: list[dict[str, list[str]]] = []
+    depth = 0  # open parentheses
+    side = 0  # > 0 while inside a variation that is not the main line
+    branch_done = False  # the main line went down one variation at this depth: others are side
+    for opened, closed, node, ident, values in _tokens(text):
+        if opened:
+            if side or branch_done:
+                side += 1
+            depth += 1
+        elif closed:
+            depth -= 1
+            if side:
+                side -= 1
+            else:
+                branch_done = True  # back up from the main line: what follows is a side line
+            if depth < 0:
+                raise RecordError("the file is not SGF (unbalanced parentheses)")
+        elif side:
+            continue
+        elif node:
+            nodes.append({})
+        elif ident:
+            if not nodes:
+                raise RecordError("the file is not SGF (a property before the first node)")
+            parsed = [v.replace("\\]", "]").replace("\\\\", "\\") for v in _VALUE.findall(values)]
+            nodes[-1].setdefault(ident.upper(), []).extend(parsed)
+    if depth != 0:
+        raise RecordError("the file is not SGF (unbalanced parentheses)")
+    if not nodes:
+        raise RecordError("the file holds no game")
+    return nodes
+
+
+def parse(text: str | bytes) -> dict:
+    """A ``.blksgf`` file's text → a ``blokus-record/1`` classic record, checked move by move."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("a Pentobi file must be UTF-8") from None
+    nodes = _main_line(text)
+    variant = (nodes[0].get("GM") or [""])[0].strip()
+    if variant not in PLAYERS:
+        raise RecordError(
+            f"game {variant!r} is not one of Pentobi's classic variants ({', '.join(PLAYERS)})"
+        )
+    record = {"format": FORMAT, "mode": "classic", "players": PLAYERS[variant], "actions": []}
+    state = initial_state(record)
+    number = 0
+    for node in nodes:
+        if SETUP_PROPERTIES & node.keys():
+            raise RecordError("the file sets up a position; only games played move by move load")
+        for ident in ("1", "2", "3", "4"):
+            for squares in node.get(ident, []):
+                number += 1
+                colour = NUMBER_COLOUR[ident]
+                placed = ",".join(_name(*_square(s)) for s in squares.split(","))
+                to_move = view(state, None)["to_move"]
+                if colour != to_move:
+                    raise RecordError(
+                        f"move {number}: {colour} moves while {to_move} can still place "
+                        "(R5.3: a pass is never a choice while a placement exists)"
+                    )
+                try:
+                    state = apply(state, {"place": placed})
+                except IllegalAction as exc:
+                    raise RecordError(f"move {number}: {exc}") from None
+                record["actions"].append({"place": placed})
+    return record

@@ -1,0 +1,164 @@
+"""The board: the table board's rows (HTML built here, not in a template loop: 400 cells through
+the template engine were most of the page's server time), the last move, and what
+static/js/board.js draws (public, R9.1) plus the deciding seat's legal placements or warps."""
+
+from __future__ import annotations
+
+import html
+from collections import defaultdict
+from functools import lru_cache
+
+from django.utils.safestring import mark_safe
+
+from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize
+from games.engine.state import COLOURS, LETTERS
+
+PLACE_STEPS = ("setup", "place", "place_second")
+
+
+def cells_of(text: str) -> list[tuple[int, int]]:
+    return [(COLUMNS.index(sq[0]), int(sq[1:]) - 1) for sq in text.split(",")]
+
+
+@lru_cache(maxsize=65536)
+def piece_of(text: str) -> str:
+    return SHAPE_NAME[normalize(cells_of(text))]
+
+
+def colour_at(view: dict, text: str) -> str:
+    x, y = cells_of(text)[0]
+    return COLOURS[LETTERS.index(view["board"][19 - y][x])]
+
+
+def last_squares(view: dict, earlier_events) -> set[str]:
+    """Squares of the latest placement or warp still on the board: from the view's events, else
+    from ``earlier_events()`` (the public events of earlier actions, newest first)."""
+    occupied = {
+        f"{COLUMNS[x]}{20 - i}"
+        for i, line in enumerate(view["board"])
+        for x, ch in enumerate(line)
+        if ch in LETTERS
+    }
+
+    def found(events) -> set[str] | None:
+        for event in reversed(events or []):
+            if event.get("event") == "place":
+                return set(event["squares"].split(",")) & occupied
+            if event.get("event") == "warp":
+                return set(event["to"].split(",")) & occupied
+        return None
+
+    squares = found(view["events"])
+    if squares is not None:
+        return squares
+    for events in earlier_events():
+        squares = found(events)
+        if squares is not None:
+            return squares
+    return set()
+
+
+_COLOUR_OF = dict(zip(LETTERS, COLOURS, strict=True))
+
+
+def board_html(view: dict, last: set[str], decision: dict) -> str:
+    """The table board's rows, 20 down to 1: each cell with its colour, letter, the last move and
+    what the panel marks; a target cell holds its control (a submit button or a selection link).
+    Every value is escaped (stdlib ``html.escape``); plain cells come from a cache."""
+    marks = decision.get("marks", {})
+    targets = decision.get("targets", {})
+    out = []
+    for i, line in enumerate(view["board"]):
+        number = 20 - i
+        cells = []
+        for x, letter in enumerate(line):
+            square = f"{COLUMNS[x]}{number}"
+            colour = _COLOUR_OF.get(letter, "")
+            letter = letter if colour else ""
+            target = targets.get(square)
+            mark = marks.get(square, "")
+            if target is None:
+                cells.append(_plain_cell(square, colour, letter, square in last, mark))
+            else:
+                cells.append(_target_cell(square, colour, letter, square in last, mark, target))
+        out.append(
+            f'<tr>\n<th scope="row">{number}</th>\n{"".join(cells)}'
+            f'<td class="coord" aria-hidden="true">{number}</td>\n</tr>'
+        )
+    return mark_safe("\n".join(out))  # every value above is escaped
+
+
+def _attr(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def _open_td(square: str, colour: str, last: bool, mark: str) -> str:
+    classes = " ".join(c for c in ("cell", colour, "last" if last else "", mark) if c)
+    title = square + (f" {colour}" if colour else "") + (", last move" if last else "")
+    return f'<td class="{_attr(classes)}" title="{_attr(title)}">'
+
+
+@lru_cache(maxsize=8192)
+def _plain_cell(square: str, colour: str, letter: str, last: bool, mark: str) -> str:
+    """One cell without a control: the same few thousand strings on every page, built once."""
+    return f"{_open_td(square, colour, last, mark)}{_attr(letter)}</td>"
+
+
+def _target_cell(square, colour, letter, last, mark, target: dict) -> str:
+    label, title = _attr(target["label"]), _attr(target["title"])
+    if target.get("post"):
+        inner = (
+            f'<button type="submit" name="action" value="{_attr(target["post"])}" '
+            f'aria-label="{label}" title="{title}">{_attr(letter)}</button>'
+        )
+    else:
+        link = target["link"]
+        inner = (
+            f'<a href="{_attr(link["href"])}" hx-get="{_attr(link["hx"])}" '
+            f'aria-label="{label}" title="{title}">{_attr(letter)}</a>'
+        )
+    return f"{_open_td(square, colour, last, mark)}{inner}</td>"
+
+
+def board_data(view: dict, anchors: list[str], last: set[str], decision: dict) -> dict:
+    """The public picture (R9.1): board rows (row 20 first), the last move, the anchors of the
+    colour to move (``engine.anchors``), the panel's marks, and that colour's supply."""
+    colour = view["to_move"]
+    tray = list(view["supply"][colour]) if colour else []
+    return {
+        "ply": view["ply"],
+        "board": view["board"],
+        "last": sorted(last, key=lambda sq: (sq[0], int(sq[1:]))),
+        "toMove": colour,
+        "anchors": anchors if not view["over"] else [],
+        "marks": {sq: m for sq, m in decision.get("marks", {}).items() if m != "target"},
+        "tray": tray,
+        "shapes": {p: SHAPES[p] for p in tray},
+    }
+
+
+def legal_data(decision: dict) -> dict | None:
+    """The deciding seat's legal placements (or warps) at this step, as the record writes them:
+    board.js looks the piece under the pointer up here (no rule runs in the browser)."""
+    step = decision.get("step")
+    legal = decision.get("legal", [])
+    if step in PLACE_STEPS:
+        by_piece: dict[str, list[str]] = defaultdict(list)
+        for a in legal:
+            by_piece[piece_of(a["place"])].append(a["place"])
+        return {"step": step, "placements": by_piece}
+    if step != "warp":
+        return None
+    moves: dict[str, list[str]] = defaultdict(list)
+    for a in legal:
+        moves[a["warp"]].append(a["to"])
+    pieces = {
+        s["squares"]: {"piece": s["piece"], "colour": s["colour"]} for s in decision["sources"]
+    }
+    return {
+        "step": step,
+        "moves": moves,
+        "source": decision.get("source"),
+        "pieces": pieces,
+        "shapes": {p["piece"]: SHAPES[p["piece"]] for p in pieces.values()},
+    }

@@ -1,0 +1,204 @@
+"""The decision panel of the seat deciding now, from its legal actions and their outlooks only
+(``engine.table``): a small wizard whose selection (piece, orientation, warp source) travels as
+query parameters of GETs (``?piece=F&o=2``, ``?from=c5,c6``). ``link(params)`` makes a selection
+link: ``{"href": page url, "hx": panel url}``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from functools import lru_cache
+
+from django.utils.safestring import mark_safe
+
+from games.engine.pieces import ORIENTATIONS, PIECES, normalize
+from games.engine.state import COLOURS, LETTERS
+
+from .board import cells_of, colour_at, piece_of
+from .captions import card, outlook_text
+
+
+def decision(view: dict, legal: list[dict], outlooks: list[dict], params, link) -> dict:
+    """What the controller may do now, at the selection in ``params``."""
+    step = view["step"]
+    out: dict = {"step": step, "marks": {}, "targets": {}, "legal": legal}
+    if step == "card":
+        counts = Counter(view["hand"] or [])
+        out["options"] = [
+            {
+                **card(a["card"]),
+                "count": counts[a["card"]],
+                "action": json.dumps(a),
+                "outlook": outlook_text(look),
+            }
+            for a, look in zip(legal, outlooks, strict=True)
+        ]
+    elif step == "keep":
+        out["options"] = [
+            {**card(a["keep"]), "action": json.dumps(a), "outlook": outlook_text(look)}
+            for a, look in zip(legal, outlooks, strict=True)
+        ]
+        out["drawn"] = [card(kind) for kind in view["drawn"]]
+    elif step == "declare":
+        out["options"] = [
+            {
+                "name": a["declare"],
+                "letter": LETTERS[COLOURS.index(a["declare"])],
+                "action": json.dumps(a),
+                "placements": look.get("placements", 0),
+            }
+            for a, look in zip(legal, outlooks, strict=True)
+        ]
+    elif step == "recycle":
+        out["options"] = []
+        for a in legal:
+            out["options"].append(
+                {
+                    "piece": piece_of(a["recycle"]),
+                    "colour": colour_at(view, a["recycle"]),
+                    "squares": a["recycle"],
+                    "action": json.dumps(a),
+                }
+            )
+            for square in a["recycle"].split(","):
+                out["marks"][square] = "pick"
+    elif step == "warp":
+        _warp_panel(view, legal, params, link, out)
+    elif step in ("setup", "place", "place_second"):
+        _place_panel(view, legal, params, link, out)
+    return out
+
+
+@lru_cache(maxsize=512)
+def _mini(piece: str, orientation: int) -> str:
+    """A small render of one orientation (HTML: the same 91 strings on every page, built once
+    rather than by two nested template loops): rows from top to bottom, ``on`` where a square is.
+    """
+    shape = ORIENTATIONS[piece][orientation]
+    cells = set(shape)
+    width = max(x for x, _ in shape) + 1
+    height = max(y for _, y in shape) + 1
+    spans = "".join(
+        '<span class="on"></span>' if (x, y) in cells else "<span></span>"
+        for y in range(height - 1, -1, -1)
+        for x in range(width)
+    )
+    return mark_safe(f'<span class="mini" style="--w: {width}" aria-hidden="true">{spans}</span>')
+
+
+@lru_cache(maxsize=65536)
+def _orientation_of(piece: str, text: str) -> int:
+    return ORIENTATIONS[piece].index(normalize(cells_of(text)))
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _orientation_step(piece: str, texts: list[str], base: dict, params, link, out, make_action):
+    """Orientations of ``piece`` with a legal spot, then (once one is picked) its spots: each
+    marked on the board at its first square (column, then row), which a translation moves."""
+    by_o: dict[int, list[str]] = defaultdict(list)
+    for text in texts:
+        by_o[_orientation_of(piece, text)].append(text)
+    o = _int(params.get("o"))
+    if o not in by_o:
+        o = next(iter(by_o)) if len(by_o) == 1 else None
+    out["orientations"] = [
+        {
+            "index": i,
+            "mini_html": _mini(piece, i),
+            "link": link({**base, "o": i}),
+            "selected": i == o,
+            "spots": len(by_o[i]),
+        }
+        for i in sorted(by_o)
+    ]
+    out["orientation"] = o
+    if o is None:
+        return
+    for text in by_o[o]:
+        anchor = text.split(",")[0]
+        out["targets"][anchor] = {
+            "post": json.dumps(make_action(text)),
+            "label": out["target_label"].format(piece=piece, square=anchor),
+            "title": f"{piece} on {text}",
+        }
+        out["marks"].setdefault(anchor, "target")
+
+
+def _place_panel(view, legal, params, link, out) -> None:
+    by_piece: dict[str, list[str]] = defaultdict(list)
+    for a in legal:
+        by_piece[piece_of(a["place"])].append(a["place"])
+    piece = params.get("piece")
+    piece = piece if piece in by_piece else None
+    out["piece"] = piece
+    out["pieces"] = [
+        {
+            "name": p,
+            "mini_html": _mini(p, 0),
+            "link": link({"piece": p}),
+            "selected": p == piece,
+        }
+        for p in PIECES
+        if p in by_piece
+    ]
+    out["colour"] = view["to_move"]
+    out["cancel"] = link({})
+    first = view["effect"]["first"]
+    if first:  # Double Play: show the first piece the second one must touch at a corner
+        for square in first.split(","):
+            out["marks"][square] = "first"
+    if piece is not None:
+        out["target_label"] = "Place {piece} at {square}"
+        _orientation_step(
+            piece, by_piece[piece], {"piece": piece}, params, link, out, lambda t: {"place": t}
+        )
+
+
+def _warp_panel(view, legal, params, link, out) -> None:
+    moves: dict[str, list[str]] = defaultdict(list)
+    for a in legal:
+        moves[a["warp"]].append(a["to"])
+    source = params.get("from")
+    source = source if source in moves else None
+    out["source"] = source
+    out["cancel"] = link({})
+    out["sources"] = []
+    for old in sorted(moves):
+        piece, colour = piece_of(old), colour_at(view, old)
+        pick = link({"from": old})
+        out["sources"].append(
+            {
+                "piece": piece,
+                "colour": colour,
+                "squares": old,
+                "link": pick,
+                "selected": old == source,
+            }
+        )
+        for square in old.split(","):
+            out["marks"][square] = "lifted" if old == source else "pick"
+            if source is None:
+                out["targets"][square] = {
+                    "link": pick,
+                    "label": f"Warp {colour} {piece} from {old}",
+                    "title": f"{colour} {piece} on {old}",
+                }
+    if source is not None:
+        piece = piece_of(source)
+        out["piece"] = piece
+        out["target_label"] = "Warp {piece} to {square}"
+        _orientation_step(
+            piece,
+            moves[source],
+            {"from": source},
+            params,
+            link,
+            out,
+            lambda t: {"warp": source, "to": t},
+        )

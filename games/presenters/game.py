@@ -1,0 +1,211 @@
+"""The game page's context, from the viewer's ``engine.view`` and ``engine.table`` only.
+
+``snapshot`` is ``{"view": engine.view(state, seat), "table": engine.table(state, seat)}``
+(``selectors.seat_snapshot``): what this seat may know (R9), plus, for the seat deciding now, its
+legal actions and their outlooks. No function here is handed a State.
+"""
+
+from __future__ import annotations
+
+from games import engine
+from games.engine.pieces import PIECE_SIZE
+from games.engine.state import COLOURS, LETTERS
+from games.models import Game, Seat
+
+from . import board
+from .captions import STEP_TEXT, card, event_text, standings
+from .decision import decision as build_decision
+
+
+def joining(game: Game, seats: dict[int, Seat], seat: Seat | None, user, token: str) -> dict:
+    """The seats before the start, who is missing, and whether the viewer may join or leave."""
+    layout = engine.new_game(  # classic mode: only the seat-to-colour layout (R2.5), no decks
+        mode="classic", players=game.players, shared_color=game.shared_color or None
+    )
+    colour_seats = engine.table(layout, None)["colour_seats"]
+    known = game.seating == Game.Seating.CHOSEN or game.status != Game.Status.OPEN
+    rows = [
+        {
+            "number": index + 1,
+            "label": s.label,
+            "colours": [c for c, i in colour_seats.items() if i == index] if known else [],
+            "missing": s.kind not in (Seat.Kind.HUMAN, Seat.Kind.AI),
+            "kind": s.get_kind_display(),
+        }
+        for index, s in sorted(seats.items())
+    ]
+    can_join = False
+    if user.is_authenticated and seat is None and game.status == Game.Status.OPEN:
+        kinds = {s.kind for s in seats.values()}
+        invited = any(s.kind == Seat.Kind.INVITED and s.user_id == user.pk for s in seats.values())
+        public = game.visibility == Game.Visibility.PUBLIC
+        can_join = (
+            invited
+            or (Seat.Kind.OPEN in kinds and (public or bool(token)))
+            or (Seat.Kind.LINK in kinds and bool(token))
+        )
+    return {
+        "joining": True,
+        "seat_rows": rows,
+        "missing": sum(1 for row in rows if row["missing"]),
+        "can_join": can_join,
+        "can_leave": seat is not None and game.status == Game.Status.OPEN,
+        "is_creator": user.is_authenticated and user.pk == game.created_by_id,
+    }
+
+
+def playing(
+    game: Game,
+    seat: Seat | None,
+    labels: dict[int, str],
+    snapshot: dict,
+    params,
+    link,
+    earlier_events,
+) -> dict:
+    """Everything the page shows once the game has started."""
+    view, table = snapshot["view"], snapshot["table"]
+    mine = seat.index if seat is not None else None
+    deciding = (
+        game.status == Game.Status.ACTIVE
+        and mine is not None
+        and view["controller"] == mine
+        and not seat.ai_takeover
+    )
+    decision = (
+        build_decision(view, table["legal"], table["outlooks"], params, link) if deciding else {}
+    )
+    last = board.last_squares(view, earlier_events)
+
+    def name(index: int | None) -> str:
+        return labels.get(index, "?") if index is not None else "?"
+
+    return {
+        "over": view["over"],
+        "board_html": board.board_html(view, last, decision),
+        "board_data": board.board_data(view, table["anchors"], last, decision),
+        "legal": board.legal_data(decision) if deciding else None,
+        "order": _order(table, name, mine),
+        "standings": None if view["over"] else standings(table["score"], labels, mine),
+        "board_form": any("post" in t for t in decision.get("targets", {}).values()),
+        "colours": _colours(view, table, name),
+        "decks": _decks(view, table, name),
+        "turn": _turn(game, view, table, name, mine),
+        "hand": _hand(view, mine),
+        "events": [event_text(e) for e in view["events"]],
+        "decision": decision,
+        "deciding": deciding,
+        "ply": game.ply,
+        "scores": standings(table["score"], labels) if view["over"] else None,
+        "poll": game.status == Game.Status.ACTIVE and not deciding,
+    }
+
+
+def _order(table: dict, name, mine: int | None) -> list[dict]:
+    """The next four colours to move (``engine.turn_order``), a pending Skip's victim marked."""
+    return [
+        {
+            "colour": o["colour"],
+            "letter": LETTERS[COLOURS.index(o["colour"])],
+            "skipped": o["skipped"],
+            "player": "shared colour" if o["seat"] is None else name(o["seat"]),
+            "mine": o["seat"] is not None and o["seat"] == mine,
+        }
+        for o in table["order"]
+    ]
+
+
+def _colours(view: dict, table: dict, name) -> list[dict]:
+    out = []
+    for c, colour in enumerate(COLOURS):
+        supply = view["supply"][colour]
+        owner_seat = table["colour_seats"][colour]
+        shared = view["players"] == 3 and owner_seat is None
+        out.append(
+            {
+                "name": colour,
+                "letter": LETTERS[c],
+                "player": "shared colour" if shared else name(owner_seat),
+                "supply": supply,
+                "remaining": sum(PIECE_SIZE[p] for p in supply),
+                "passed": colour in view["passed"],
+                "to_move": view["to_move"] == colour,
+                "in_play": bool(supply),
+            }
+        )
+    return out
+
+
+def _decks(view: dict, table: dict, name) -> list[dict]:
+    """Each deck's public counts and discard top (R9.1). After the end the view holds whole
+    hands and piles (R9.4): only their sizes are used here."""
+    out = []
+    for owner, discards in view["discards"].items():
+        if "hand_counts" in view:
+            hand, pile = view["hand_counts"][owner], view["pile_counts"][owner]
+        else:
+            hand, pile = len(view["hands"][owner]), len(view["draw_piles"][owner])
+        top = card(discards[-1]) if discards else None
+        out.append(
+            {
+                "owner": owner,
+                "player": name(table["colour_seats"][owner]),
+                "top": top["name"] if top else "",
+                "top_effect": top["effect"] if top else "",
+                "discarded": len(discards),
+                "hand_count": hand,
+                "pile_count": pile,
+            }
+        )
+    return out
+
+
+def _turn(game: Game, view: dict, table: dict, name, mine: int | None) -> dict:
+    effect = view["effect"]
+    effects = []
+    if effect["wild"]:
+        effects.append(f"Wild: placing as if {effect['wild']}")
+    if effect["edge"]:
+        effects.append("Edge to Edge: the piece must share a side with your colours")
+    if effect["double"]:
+        effects.append("Double Play: a second piece follows")
+    if view["skip_pending"]:
+        effects.append("Skip: the next colour loses its turn")
+    controller = view["controller"]
+    colour = view["to_move"]
+    return {
+        "colour": colour,
+        "letter": LETTERS[COLOURS.index(colour)] if colour else "",
+        "player": name(controller) if controller is not None else "",
+        "shared": colour is not None and table["colour_seats"][colour] is None,
+        "mine": controller is not None and controller == mine,
+        "step": view["step"],
+        "step_text": STEP_TEXT.get(view["step"], ""),
+        "direction": "blue → yellow → red → green"
+        if view["direction"] == 1
+        else "blue → green → red → yellow",
+        "effects": effects,
+        "drawn_count": view.get("drawn_count", 0),
+        "aborted": game.status == Game.Status.ABORTED,
+    }
+
+
+def _hand(view: dict, mine: int | None) -> dict | None:
+    """The viewer's own hand (R9.2): None for spectators, classic games and finished games."""
+    if mine is None or view["over"] or view.get("hand") is None:
+        return None
+    return {
+        "cards": [card(kind) for kind in view["hand"]],
+        "bottom": [card(kind)["name"] for kind in view.get("pile_bottom", [])],
+    }
+
+
+def shuffle(view: dict, verdict: dict | None) -> dict | None:
+    """The shuffle's commitment (public from the start, F9) and, once the game is over, its seed,
+    salt and the server's own check of them (``engine.verify`` of the full record)."""
+    if view.get("mode") != "shuffle" or not view.get("commitment"):
+        return None
+    out = {"commitment": view["commitment"], "over": bool(view.get("over"))}
+    if out["over"]:  # R9.4: everything may be shown now
+        out.update(seed=view.get("seed"), salt=view.get("salt"), verdict=verdict)
+    return out

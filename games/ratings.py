@@ -1,0 +1,209 @@
+"""Ratings: one per player and mode (classic, Shuffle), for 2-, 3- and 4-player games alike.
+
+openskill's Bradley-Terry model (all pairs compared: a game has at most four seats) rates a game
+from its places (R8: place 1 wins, ties share a place and count as draws between them; openskill's
+Plackett-Luce model was tried and gave a tied winner the same ``mu`` as the next place); each seat
+is one team (a 2-player game's player controls two colours
+and is rated once). A rating is ``mu`` (the estimate) and ``sigma`` (its uncertainty); players see
+``1000 + 40 * (mu - 3 sigma)``: a newcomer shows 1000 and climbs as the site grows sure of them.
+
+A game is rated once, when it finishes, inside the transaction that finishes it
+(``record_results``, called by the write path): nothing is re-scored on a page view, and a
+``RatingChange`` per player and game (unique) is the history the profile draws.
+
+Computer seats play at a fixed rating per level and are never updated: their ``mu`` is calibrated
+from the arena's head-to-head results (bench/AI_RESULTS.md) so that openskill predicts the win
+rates measured there, with Casual anchored at a newcomer's 25 (see ``COMPUTER_WIN_RATES``).
+A seat the computer took over after timeouts is still rated as its player's (the player left
+it). Casual (unrated) games and aborted games change nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from django.db import transaction
+from openskill.models import BradleyTerryFull
+
+from games import engine
+from games.models import Game, Rating, RatingChange, Seat
+
+MODEL = BradleyTerryFull()
+COMPUTER_SIGMA = 2.0
+# Head-to-head win rates from the arena (bench/AI_RESULTS.md, 2-player, classic and Shuffle
+# pooled), each the lower end of its 95 % Wilson interval: Casual won 80 of 80 games against
+# Beginner, Expert 39 of 40 against Casual. The lower bound keeps a perfect score finite.
+COMPUTER_WIN_RATES = {("casual", "beginner"): 0.954, ("expert", "casual"): 0.871}
+ANCHOR = ("casual", MODEL.mu)  # Casual rates as a newcomer does
+
+
+def _gap(win_rate: float) -> float:
+    """The ``mu`` difference at which openskill predicts ``win_rate`` for the stronger side."""
+    low, high = 0.0, 60.0
+    for _ in range(50):
+        mid = (low + high) / 2
+        stronger = MODEL.rating(mu=ANCHOR[1] + mid, sigma=COMPUTER_SIGMA)
+        weaker = MODEL.rating(mu=ANCHOR[1], sigma=COMPUTER_SIGMA)
+        if MODEL.predict_win([[stronger], [weaker]])[0] < win_rate:
+            low = mid
+        else:
+            high = mid
+    return low
+
+
+@cache
+def computer_mu() -> dict[str, float]:
+    mu = {ANCHOR[0]: ANCHOR[1]}
+    mu["beginner"] = mu["casual"] - _gap(COMPUTER_WIN_RATES[("casual", "beginner")])
+    mu["expert"] = mu["casual"] + _gap(COMPUTER_WIN_RATES[("expert", "casual")])
+    return mu
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating players see."""
+    return round(1000 + 40 * (mu - 3 * sigma))
+
+
+def computer_rating(level: str) -> int:
+    """The fixed rating a computer level plays at (a level not yet measured: Expert's)."""
+    return shown(computer_mu().get(level, computer_mu()["expert"]), COMPUTER_SIGMA)
+
+
+def record_results(game: Game, state) -> None:
+    """Write every seat's place and score and, for a rated game, rate its players.
+
+    Call inside the transaction that finishes the game, with the game row locked.
+    """
+    final = {p["seat"]: p for p in engine.score(state)["players"]}
+    seats = list(game.seats.select_related("user"))
+    for seat in seats:
+        mine = final.get(seat.index)
+        if mine is not None:
+            seat.final_place, seat.final_score = mine["place"], mine["score"]
+            seat.save(update_fields=["final_place", "final_score"])
+    if game.rated:
+        _rate(game, [s for s in seats if s.final_place is not None])
+
+
+def _rate(game: Game, seats: list[Seat]) -> None:
+    humans = [s for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id is not None]
+    if not humans or len(seats) < 2:
+        return
+    ratings = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update().filter(
+            mode=game.mode, user_id__in=[s.user_id for s in humans]
+        )
+    }
+    teams = []
+    for seat in seats:
+        if seat in humans:
+            row = ratings.get(seat.user_id)
+            mu, sigma = (row.mu, row.sigma) if row else (MODEL.mu, MODEL.sigma)
+        else:
+            mu, sigma = computer_mu().get(seat.ai_level, computer_mu()["expert"]), COMPUTER_SIGMA
+        teams.append([MODEL.rating(mu=mu, sigma=sigma)])
+    rated = MODEL.rate(teams, ranks=[s.final_place for s in seats])
+    with transaction.atomic():
+        for seat, before, (after,) in zip(seats, teams, rated, strict=True):
+            if seat not in humans:
+                continue
+            row = ratings.get(seat.user_id) or Rating(user_id=seat.user_id, mode=game.mode)
+            row.mu, row.sigma = after.mu, after.sigma
+            row.ordinal = after.mu - 3 * after.sigma
+            row.games += 1
+            row.save()
+            RatingChange.objects.create(
+                game=game,
+                user_id=seat.user_id,
+                mode=game.mode,
+                before=shown(before[0].mu, before[0].sigma),
+                after=shown(after.mu, after.sigma),
+            )
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: int
+    username: str
+    display_name: str
+    rating: int
+    games: int
+    provisional: bool  # fewer than PROVISIONAL_GAMES rated games: the number may move a lot
+
+
+PROVISIONAL_GAMES = 5
+
+
+def leaderboard(mode: str, *, limit: int = 100) -> list[Standing]:
+    rows = (
+        Rating.objects.filter(mode=mode, user__is_active=True)
+        .select_related("user")
+        .order_by("-ordinal", "user__username")[:limit]
+    )
+    return [
+        Standing(
+            place=i,
+            username=r.user.username,
+            display_name=str(r.user),
+            rating=shown(r.mu, r.sigma),
+            games=r.games,
+            provisional=r.games < PROVISIONAL_GAMES,
+        )
+        for i, r in enumerate(rows, start=1)
+    ]
+
+
+def player_ratings(user) -> list[dict]:
+    """Each mode's rating of a player with its history and chart, for the profile."""
+    out = []
+    for mode, label in Game.Mode.choices:
+        row = Rating.objects.filter(user=user, mode=mode).first()
+        if row is None:
+            continue
+        points = list(
+            RatingChange.objects.filter(user=user, mode=mode).values_list("after", flat=True)
+        )
+        before = RatingChange.objects.filter(user=user, mode=mode).values_list("before", flat=True)[
+            :1
+        ]
+        series = list(before) + points
+        out.append(
+            {
+                "mode": mode,
+                "label": label,
+                "rating": shown(row.mu, row.sigma),
+                "games": row.games,
+                "provisional": row.games < PROVISIONAL_GAMES,
+                "chart": chart_svg(series),
+            }
+        )
+    return out
+
+
+def chart_svg(series: list[int], *, width: int = 320, height: int = 100) -> str:
+    """A rating history as a small inline SVG line chart (server-drawn: no chart library).
+
+    Only numbers go into the markup, so it is safe to mark safe in a template."""
+    if len(series) < 2:
+        return ""
+    low, high = min(series), max(series)
+    span = max(high - low, 1)
+    pad = 6
+    step = (width - 2 * pad) / (len(series) - 1)
+    points = " ".join(
+        f"{pad + i * step:.1f},{pad + (high - v) * (height - 2 * pad) / span:.1f}"
+        for i, v in enumerate(series)
+    )
+    return (
+        f'<svg class="rating-chart" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="img" aria-label="Rating history from {series[0]} to '
+        f'{series[-1]}, between {low} and {high}">'
+        f'<polyline fill="none" stroke="currentColor" stroke-width="2" points="{points}"/>'
+        f'<text x="{pad}" y="{height - 1}" font-size="10">{low}</text>'
+        f'<text x="{pad}" y="10" font-size="10">{high}</text></svg>'
+    )

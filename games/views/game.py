@@ -1,0 +1,194 @@
+"""The game page, its decision panel, and the one write endpoint (``act``). Thin: read the
+request, ask a selector or service, hand the result to games/presenters, render.
+
+What is shown comes from ``selectors.seat_snapshot``: the viewer's ``engine.view`` (R9) and
+``engine.table`` (turn order, anchors, scores, and for the seat deciding now its legal actions and
+card outlooks). The page never renders ``game.state``, ``game.seed``, another hand or a pile order.
+
+What one viewer sees at one position never changes, so the panel (the ``#game`` section) is
+rendered once per (game, position, viewer, selection) and kept in the Django cache (Redis in
+production, local memory under ``make run``). The per-request parts (CSRF token, idempotency key,
+"this turn began … ago") are cut in when the cached HTML is served.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.timesince import timesince
+from django.views.decorators.http import require_POST, require_safe
+
+from games import selectors, services
+from games.models import Game, Seat
+from games.presenters import game as presenter
+
+from .links import Links
+
+PAGE = "games/play.html"
+PANEL = "games/play.html#game"
+MAX_ACTION_LENGTH = 2000  # the longest record action (a warp) is ~70 characters
+SELECTION = ("piece", "o", "from")  # the panel's wizard state, carried in GET parameters
+CACHE_SECONDS = 3600
+# Stand-ins rendered into the cached panel, replaced per request (never cached themselves).
+CSRF_MARK, KEY_MARK, AGO_MARK = "csrfMARKq7Zx", "keyMARKq7Zx", "agoMARKq7Zx"
+
+
+class BadInput(services.GameError):
+    """The request itself could not be read (not a refusal by the rules)."""
+
+
+@require_safe
+def game_page(request, public_id):
+    token = request.GET.get("token", "")
+    game, seat = selectors.game_for_viewer(public_id, request.user, token=token)
+    return _respond(request, game, seat, request.GET, page=True)
+
+
+@require_safe
+def panel(request, public_id):
+    token = request.GET.get("token", "")
+    game, seat = selectors.game_for_viewer(public_id, request.user, token=token)
+    return _respond(request, game, seat, request.GET, page=False)
+
+
+@require_POST
+def act(request, public_id):
+    if not request.user.is_authenticated:
+        if not request.htmx:
+            return redirect_to_login(reverse("game", args=[public_id]))
+        game, seat = selectors.game_for_viewer(public_id, None)
+        return _respond(request, game, seat, {}, message="Log in to play.", status=403)
+    game, seat = selectors.game_for_viewer(public_id, request.user)
+    try:
+        action, ply = parse_action(request.POST)
+        services.action_submit(
+            game=game,
+            user=request.user,
+            action=action,
+            expected_ply=ply,
+            key=request.POST.get("key", ""),
+        )
+    except services.GameError as exc:
+        game.refresh_from_db()
+        stale = isinstance(exc, services.StalePly)
+        text = f"{exc} — here is the game as it stands now." if stale else f"Not played: {exc}"
+        return _respond(
+            request, game, seat, {}, page=not request.htmx, message=text, status=exc.status
+        )
+    if not request.htmx:
+        return redirect("game", public_id=game.public_id)
+    game.refresh_from_db()
+    game.seat_rows = None  # a move may change the seats (a takeover ends): read them again
+    return _respond(request, game, seat, {})
+
+
+def parse_action(post) -> tuple[dict, int]:
+    raw = post.get("action", "")
+    if not raw:
+        raise BadInput('the move is missing: send "action" as JSON such as {"card": "wild"}')
+    if len(raw) > MAX_ACTION_LENGTH:
+        raise BadInput("the move is too long to be a record action")
+    try:
+        action = json.loads(raw)
+    except ValueError:
+        raise BadInput(
+            'the move could not be read: "action" must be JSON such as {"card": "wild"}'
+        ) from None
+    if not isinstance(action, dict):
+        raise BadInput('the move must be a JSON object such as {"place": "a1"}')
+    try:
+        ply = int(post.get("ply", ""))
+    except ValueError:
+        raise BadInput('"ply" (the move number you saw) must be a whole number') from None
+    return action, ply
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+
+def _respond(request, game, seat, params, *, page=False, message="", status=200):
+    token = params.get("token", "")
+    token = token if token and token == game.invite_token else ""
+    links = Links(game, token)
+    if game.status == Game.Status.OPEN or game.state is None or message:
+        ctx = _context(request, game, seat, params, links, message=message)
+        return render(request, PAGE if page else PANEL, ctx, status=status)
+    html = _cached_panel(request, game, seat, params, links)
+    if not page:
+        return _html_response(html, status)
+    ctx = {"game": game, "seat": seat, "panel_html": html, "joining": False}
+    return render(request, PAGE, ctx, status=status)
+
+
+def _context(request, game, seat, params, links, *, message="", labels=None) -> dict:
+    ctx = {
+        "game": game,
+        "seat": seat,
+        "token": links.token,
+        "message": message,
+        "error": bool(message),
+        "panel_url": links.panel_url,
+        "key": secrets.token_urlsafe(16),
+    }
+    if game.status == Game.Status.OPEN or game.state is None:
+        seats = {s.index: s for s in game.seats.select_related("user")}
+        ctx.update(presenter.joining(game, seats, seat, request.user, links.token))
+        return ctx
+    snapshot = selectors.seat_snapshot(game, seat)
+    ctx.update(
+        presenter.playing(
+            game,
+            seat,
+            labels if labels is not None else selectors.seat_labels(game),
+            snapshot,
+            params,
+            links.link,
+            selectors.earlier_events(game),
+        )
+    )
+    over = game.status == Game.Status.FINISHED
+    ctx["shuffle"] = presenter.shuffle(
+        snapshot["view"], selectors.shuffle_verdict(game) if over else None
+    )
+    ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
+    return ctx
+
+
+def _cache_key(game: Game, seat: Seat | None, params, links, labels) -> str:
+    """Everything the panel depends on: the position (its snapshot, hashed: a snapshot changes
+    only with the ply in play, but the digest keeps a rewritten one from being served stale),
+    the game's status, who looks, the names at the table, and the selection."""
+    viewer = "spectator" if seat is None else f"{seat.index}:{int(seat.ai_takeover)}"
+    selection = [params.get(k, "") for k in SELECTION]
+    position = json.dumps([game.state, game.status, game.to_move_seat, str(game.turn_started_at)])
+    facts = json.dumps([position, viewer, links.token, selection, sorted(labels.items())])
+    digest = hashlib.blake2b(facts.encode(), digest_size=16).hexdigest()
+    return f"panel:{game.public_id}:{game.ply}:{digest}"
+
+
+def _cached_panel(request, game, seat, params, links) -> str:
+    labels = selectors.seat_labels(game)
+    key = _cache_key(game, seat, params, links, labels)
+    html = cache.get(key)
+    if html is None:
+        ctx = _context(request, game, seat, params, links, labels=labels)
+        ctx.update(csrf_token=CSRF_MARK, key=KEY_MARK, turn_ago=AGO_MARK)
+        html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
+        cache.set(key, html, CACHE_SECONDS)
+    ago = timesince(game.turn_started_at) if game.turn_started_at else ""
+    html = html.replace(CSRF_MARK, get_token(request)).replace(AGO_MARK, ago)
+    return mark_safe(html.replace(KEY_MARK, secrets.token_urlsafe(16)))
+
+
+def _html_response(html: str, status: int) -> HttpResponse:
+    return HttpResponse(html, status=status)

@@ -1,0 +1,37 @@
+"""A finished classic game as Pentobi's game file (``.blksgf``), for analysis in Pentobi.
+
+Import goes through the record upload (games.forms.RecordUploadForm reads both formats)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.views.decorators.http import require_GET
+
+from games import engine, selectors, services
+from games.engine import blksgf
+from games.models import Game
+
+
+@require_GET
+def download(request, public_id):
+    game, _seat = selectors.game_for_viewer(public_id, request.user)
+    if game.status != Game.Status.FINISHED or game.mode != Game.Mode.CLASSIC:
+        raise Http404("only a finished classic game can be saved for Pentobi")
+    payloads = [a.payload for a in game.actions.order_by("ply")]
+    record = engine.make_record(services.initial_state(game), payloads, reveal=True)
+    seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
+    try:
+        text = blksgf.export(
+            record,
+            names=[s.label for s in seats],
+            date=f"{game.finished_at:%Y-%m-%d}" if game.finished_at else "",
+        )
+    except blksgf.ExportError as exc:  # corners Pentobi cannot show: say why, never a 500
+        return HttpResponse(
+            f"This game cannot be saved for Pentobi: {exc}.\n",
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = HttpResponse(text, content_type="application/x-blokus-sgf; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="blokus-{game.public_id}.blksgf"'
+    return response

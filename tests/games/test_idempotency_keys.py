@@ -1,0 +1,70 @@
+"""F1: idempotency keys belong to whoever sent them. A player who sends the key the computer or
+the deadline code would use (``ai:<ply>``, ``timeout:<ply>``) does not make the computer's turn
+look done, nor get an opponent's turn counted as timed out."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import engine, services
+from games.models import Action, Game, Seat
+from games.services import SeatSpec
+from games.tasks import ai_play
+
+pytestmark = pytest.mark.django_db
+
+
+def first_action(game: Game) -> dict:
+    game.refresh_from_db()
+    return engine.legal_actions(services.game_state(game))[0]
+
+
+def test_a_players_ai_key_does_not_freeze_the_computer(alice):
+    game = services.game_create(
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+    )
+    # alice plays blue's setup with the key the computer will use for its answer at ply 1.
+    services.action_submit(
+        game=game, user=alice, action=first_action(game), expected_ply=0, key="ai:1"
+    )
+    game.refresh_from_db()
+    assert services.game_state(game).controller() == 1  # the computer's turn
+
+    assert ai_play(game.pk, 1) == 2  # it plays: its key is not alice's
+    assert Action.objects.filter(game=game).count() == 2
+
+
+def test_a_players_timeout_key_does_not_count_as_a_timeout(duel, alice, bob):
+    services.action_submit(
+        game=duel, user=alice, action=first_action(duel), expected_ply=0, key="timeout:2"
+    )
+    Game.objects.filter(pk=duel.pk).update(turn_started_at=timezone.now() - timedelta(days=2))
+    duel.refresh_from_db()
+
+    assert services.turn_timeout(game=duel, ply=duel.ply) is True  # the computer plays for bob
+    seat = Seat.objects.get(game=duel, user=bob)
+    assert seat.timeouts_in_row == 1
+    assert Action.objects.filter(game=duel, seat=seat.index, by_ai=True).exists()
+
+
+def test_a_players_key_answers_only_that_player(duel, alice, bob):
+    first = services.action_submit(
+        game=duel, user=alice, action=first_action(duel), expected_ply=0, key="mine"
+    )
+    assert not first.duplicate
+    again = services.action_submit(
+        game=duel, user=alice, action=first_action(duel), expected_ply=0, key="mine"
+    )
+    assert again.duplicate and again.ply == first.ply  # a retry finds its own move
+    # bob reusing alice's key on his turn plays his own move.
+    duel.refresh_from_db()
+    own = services.action_submit(
+        game=duel, user=bob, action=first_action(duel), expected_ply=duel.ply, key="mine"
+    )
+    assert not own.duplicate and own.ply == 2

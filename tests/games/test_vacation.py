@@ -1,0 +1,150 @@
+"""Vacation (accounts.vacations, games.clock): bob goes away; his move clocks stand still in every
+game, nobody plays for him, no reminder goes out, alice sees he is away; the yearly allowance."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.test import override_settings
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import vacations
+from accounts.models import Vacation
+from games import engine, services
+from games.models import Action, Game
+from games.tasks import scan_deadlines
+
+pytestmark = pytest.mark.django_db
+
+NOW = timezone.now
+
+
+def bobs_turn(duel, alice) -> None:
+    while True:
+        duel.refresh_from_db()
+        state = services.game_state(duel)
+        if state.controller() != 0:
+            return
+        services.action_submit(
+            game=duel, user=alice, action=engine.legal_actions(state)[0], expected_ply=duel.ply
+        )
+
+
+def turn_began(game, hours_ago: float) -> None:
+    Game.objects.filter(pk=game.pk).update(turn_started_at=NOW() - timedelta(hours=hours_ago))
+    game.refresh_from_db()
+
+
+def away(user, *, since_hours: float, until_hours: float) -> None:
+    """A vacation that began ``since_hours`` ago and ends ``until_hours`` from now (or ago, < 0)."""
+    start, end = NOW() - timedelta(hours=since_hours), NOW() + timedelta(hours=until_hours)
+    Vacation.objects.create(user=user, starts_at=start, ends_at=end)
+    type(user).objects.filter(pk=user.pk).update(vacation_until=end if end > NOW() else None)
+    user.refresh_from_db()
+
+
+def bobs_actions(game, bob) -> int:
+    seat = game.seats.get(user=bob).index
+    return Action.objects.filter(game=game, seat=seat).count()
+
+
+def test_going_on_vacation_takes_days_from_the_yearly_allowance(bob):
+    vacations.vacation_start(user=bob, days=3)
+    bob.refresh_from_db()
+
+    assert bob.on_vacation()
+    assert vacations.days_left(bob) == 11
+    with pytest.raises(vacations.VacationError, match="on vacation already"):
+        vacations.vacation_start(user=bob, days=1)
+    vacations.vacation_end(user=bob)  # back after a few seconds: two whole days given back
+    bob.refresh_from_db()
+    assert not bob.on_vacation()
+    assert vacations.days_left(bob) == 13
+    with pytest.raises(vacations.VacationError, match="13 vacation days left"):
+        vacations.vacation_start(user=bob, days=14)
+    with pytest.raises(vacations.VacationError, match="at least one day"):
+        vacations.vacation_start(user=bob, days=0)
+
+
+@override_settings(VACATION_DAYS_PER_YEAR=5)
+def test_the_allowance_is_configurable(bob):
+    assert vacations.days_left(bob) == 5
+
+
+def test_a_player_away_has_no_deadline_running(duel, alice, bob, on_commit):
+    bobs_turn(duel, alice)
+    turn_began(duel, hours_ago=25)  # a 1-day move time: overdue by an hour without a vacation
+    away(bob, since_hours=20, until_hours=24)
+    before = bobs_actions(duel, bob)
+
+    with on_commit():
+        assert scan_deadlines.delay().get()["overdue"] == 0
+    assert services.turn_timeout(game=duel, ply=duel.ply) is False  # the task re-checks too
+    assert bobs_actions(duel, bob) == before
+
+
+def test_the_clock_runs_again_after_the_vacation_with_the_time_away_added(
+    duel, alice, bob, on_commit
+):
+    bobs_turn(duel, alice)
+    away(bob, since_hours=30, until_hours=-20)  # away for 10 hours, back 20 hours ago
+
+    turn_began(duel, hours_ago=33)  # 33 h - 10 h away = 23 h of clock: not yet out
+    with on_commit():
+        assert scan_deadlines.delay().get()["overdue"] == 0
+    turn_began(duel, hours_ago=35)  # 25 h of clock: the computer plays his turn
+    with on_commit():
+        assert scan_deadlines.delay().get()["overdue"] == 1
+    assert bobs_actions(duel, bob) > 0
+
+
+def test_no_reminder_while_away(duel, alice, bob, verified, on_commit):
+    verified(bob)
+    type(bob).objects.filter(pk=bob.pk).update(email_turns="reminders", reminder_hours=1)
+    bobs_turn(duel, alice)
+    turn_began(duel, hours_ago=3)
+    away(bob, since_hours=2.5, until_hours=24)
+
+    with on_commit():
+        assert scan_deadlines.delay().get()["reminders"] == 0
+    assert mail.outbox == []
+
+
+def test_opponents_see_the_player_is_away(client, duel, alice, bob):
+    away(bob, since_hours=1, until_hours=48)
+    until = f"{bob.vacation_until:%d %b}"
+
+    assert duel.seats.get(user=bob).label == f"{bob} (on vacation until {until})"
+    client.force_login(alice)
+    page = client.get(reverse("game", args=[duel.public_id])).content.decode()
+    assert "on vacation until" in page
+
+
+def test_the_settings_page_starts_and_ends_a_vacation(client, bob):
+    client.force_login(bob)
+    page = client.get(reverse("settings")).content.decode()
+    assert "14 of 14 days left" in page
+
+    client.post(reverse("vacation"), {"days": "2"})
+    bob.refresh_from_db()
+    assert bob.on_vacation()
+    assert "I am back" in client.get(reverse("settings")).content.decode()
+
+    client.post(reverse("vacation"), {"action": "end"})
+    bob.refresh_from_db()
+    assert not bob.on_vacation()
+
+
+@pytest.mark.parametrize("days", ["", "x", "0", "15", "-3", "1.5"])
+def test_bad_vacation_requests_are_refused_and_change_nothing(client, bob, days):
+    client.force_login(bob)
+    response = client.post(reverse("vacation"), {"days": days}, follow=True)
+
+    assert response.status_code == 200
+    assert "No vacation" in response.content.decode() or "whole number" in (
+        response.content.decode()
+    )
+    assert not Vacation.objects.exists()
