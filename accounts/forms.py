@@ -7,7 +7,14 @@ from accounts.names import visible_text
 class SettingsForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "email_turns", "reminder_hours", "digest_hour"]
+        fields = [
+            "display_name",
+            "time_zone",
+            "confirm_moves",
+            "email_turns",
+            "reminder_hours",
+            "digest_hour",
+        ]
         widgets = {"email_turns": forms.RadioSelect}
         help_texts = {
             "display_name": "Shown to other players instead of your username. Leave blank to "

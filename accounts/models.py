@@ -51,6 +51,12 @@ class User(AbstractUser):
     display_key = models.CharField(max_length=150, blank=True, db_index=True, editable=False)
     # An IANA zone name ("Europe/Paris"), for showing turn deadlines and reminders in local time.
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    confirm_moves = models.BooleanField(
+        "confirm moves",
+        default=True,
+        help_text="A click or tap on the board puts your piece down; it is sent only when you "
+        "press Confirm (or Enter again). Undo picks it up.",
+    )
     # Notification preferences, read by the turn emails and the reminder task.
     email_turns = models.CharField(
         "turn emails",

@@ -144,6 +144,31 @@ class GameForm(forms.Form):
             return None
         return {kind: data[f"card_{kind}"] for kind in engine.CARD_KINDS}
 
+    @staticmethod
+    def initial_like(game: Game, seats: list) -> dict:
+        """The form's initial values for "a new game with these settings" (``seats``: the
+        SeatSpecs of a game like it, ``services.rematch_seats``)."""
+        initial = {
+            "mode": game.mode,
+            "players": game.players,
+            "scoring": game.scoring,
+            "shared_color": game.shared_color or "green",
+            "move_seconds": game.move_seconds,
+            "visibility": game.visibility,
+            "seating": game.seating,
+            "rated": game.rated,
+        }
+        recipe = game.deck_recipe or engine.DEFAULT_RECIPE
+        initial["recipe"] = "default" if recipe == engine.DEFAULT_RECIPE else "custom"
+        for kind in engine.CARD_KINDS:
+            initial[f"card_{kind}"] = recipe.get(kind, 0)
+        for i, spec in enumerate(seats):
+            initial[f"seat{i}_kind"] = spec.kind
+            initial[f"seat{i}_username"] = spec.username
+            if spec.level:
+                initial[f"seat{i}_level"] = spec.level
+        return initial
+
     def create_kwargs(self) -> dict:
         """Keyword arguments for ``services.game_create`` (all but ``creator``)."""
         data = self.cleaned_data

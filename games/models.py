@@ -5,11 +5,25 @@ Nothing here writes a game: every change goes through ``games.services`` (STYLE.
 
 from __future__ import annotations
 
+import functools
 import secrets
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+from games import engine
+
+
+@functools.cache
+def seat_colours(players: int, shared_color: str | None) -> dict[int, tuple[str, ...]]:
+    """Seat index → its own colours (R2.5), from the engine's classic layout."""
+    layout = engine.new_game(mode="classic", players=players, shared_color=shared_color)
+    out: dict[int, tuple[str, ...]] = {}
+    for colour, seat in engine.table(layout, None)["colour_seats"].items():
+        if seat is not None:
+            out[seat] = (*out.get(seat, ()), colour)
+    return out
 
 
 def new_public_id() -> str:
@@ -98,6 +112,10 @@ class Game(models.Model):
     abort_reason = models.CharField(max_length=200, blank=True)
     # Rated games change their human players' ratings once, when they finish (games.ratings).
     rated = models.BooleanField(default=True)
+    # The finished game this one is the rematch of: one rematch per game, whoever asks first.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     objects = GameQuerySet.as_manager()
 
@@ -171,9 +189,21 @@ class Seat(models.Model):
         return self.kind == self.Kind.AI or self.ai_takeover
 
     @property
+    def colours(self) -> list[str]:
+        """This seat's own colours (R2.5); none yet while a randomly seated game is open (the
+        seats are drawn at the start)."""
+        game = self.game
+        if game.seating == Game.Seating.RANDOM and game.status == Game.Status.OPEN:
+            return []
+        return list(seat_colours(game.players, game.shared_color or None).get(self.index, ()))
+
+    @property
     def label(self) -> str:
         if self.kind == self.Kind.AI:
-            return f"Computer ({self.get_ai_level_display()})"
+            # Named by colour: three computer seats must not all read "Computer (Casual)".
+            colours = " & ".join(c.capitalize() for c in self.colours)
+            where = f" - {colours}" if colours else ""
+            return f"Computer{where} ({self.get_ai_level_display()})"
         if self.kind == self.Kind.OPEN:
             return "Open seat"
         if self.kind == self.Kind.LINK:

@@ -111,6 +111,29 @@ def earlier_events(game: Game, limit: int = 200):
     )
 
 
+def turn_log(game: Game) -> list[tuple[int, int, list]]:
+    """(ply, seat, public events) of every action, in order: the move log's input."""
+    return list(
+        Action.objects.filter(game=game).order_by("ply").values_list("ply", "seat", "events")
+    )
+
+
+def turn_clock(game: Game) -> dict | None:
+    """The running turn's clock: its deadline (vacations counted, games.clock) for a human's
+    turn; for a computer's, that it is thinking. None when no turn runs."""
+    from games import clock  # clock reads accounts' vacations: imported when needed
+
+    if game.status != Game.Status.ACTIVE or game.turn_started_at is None:
+        return None
+    per_move = dict(Game.MOVE_TIMES).get(game.move_seconds, f"{game.move_seconds} s")
+    seats = getattr(game, "seat_rows", None) or list(game.seats.select_related("user"))
+    seat = next((s for s in seats if s.index == game.to_move_seat), None)
+    if seat is None or seat.is_ai:
+        return {"computer": True, "per_move": per_move}
+    due = clock.deadline(game, seat.user_id)
+    return {"computer": False, "per_move": per_move, "deadline": due}
+
+
 def shuffle_verdict(game: Game) -> dict:
     """``engine.verify`` of a finished Shuffle game's full record (seed, salt, decks, actions)."""
     from games.services import initial_state  # services reads selectors: imported when needed

@@ -141,6 +141,58 @@ def game_create(
     return game
 
 
+def rematch_seats(game: Game, user) -> list[SeatSpec]:
+    """The seats of a game like ``game`` for ``user``: their own seat again, the computers at
+    their levels, every other player invited (a seat the computer took over goes back to its
+    player, invited), and the seats nobody took open again."""
+    specs = []
+    for seat in game.seats.select_related("user").order_by("index"):
+        if seat.user_id == user.pk and seat.kind == Seat.Kind.HUMAN:
+            specs.append(SeatSpec("me"))
+        elif seat.kind == Seat.Kind.AI:
+            specs.append(SeatSpec("ai", level=seat.ai_level))
+        elif seat.user is not None and seat.kind in (Seat.Kind.HUMAN, Seat.Kind.INVITED):
+            specs.append(SeatSpec("invite", username=seat.user.username))
+        else:
+            specs.append(SeatSpec(seat.kind if seat.kind in ("open", "link") else "open"))
+    return specs
+
+
+def game_rematch(*, game: Game, user) -> Game:
+    """The rematch of a finished game: the same players, seats and settings, the others
+    invited. One rematch per game: if another player asked first, it is that game (``user`` is
+    invited there and joins it)."""
+    seat = seat_for(game, user)
+    if seat is None:
+        raise GameError("only the players of this game can ask for a rematch")
+    if game.status != Game.Status.FINISHED:
+        raise GameError("a rematch can be asked for once the game is over")
+    with transaction.atomic():
+        game = _locked(game)
+        existing = Game.objects.filter(rematch_of=game).first()
+        if existing is not None:
+            mine = existing.seats.filter(user=user).first()
+            if mine is not None and mine.kind == Seat.Kind.INVITED:
+                game_join(game=existing, user=user)
+            return existing
+        rematch = game_create(
+            creator=user,
+            mode=game.mode,
+            players=game.players,
+            scoring=game.scoring,
+            seats=rematch_seats(game, user),
+            deck_recipe=game.deck_recipe,
+            shared_color=game.shared_color,
+            move_seconds=game.move_seconds,
+            visibility=game.visibility,
+            seating=game.seating,
+            rated=game.rated,
+        )
+        rematch.rematch_of = game
+        rematch.save(update_fields=["rematch_of"])
+    return rematch
+
+
 def _locked(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 

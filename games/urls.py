@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import chat, game, history, lobby, pentobi, ratings
+from games.views import chat, game, history, lobby, pentobi, ratings, rematch
 
 urlpatterns = [
     path("", lobby.home, name="home"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<str:public_id>/invite/<str:token>/", lobby.invite, name="game_invite"),
     path("games/<str:public_id>/panel/", game.panel, name="game_panel"),
     path("games/<str:public_id>/act/", game.act, name="game_act"),
+    path("games/<str:public_id>/rematch/", rematch.rematch, name="game_rematch"),
     path("games/<str:public_id>/replay/", history.replay, name="game_replay"),
     path("games/<str:public_id>/record.json", history.record, name="game_record"),
     path("games/<str:public_id>/game.blksgf", pentobi.download, name="game_blksgf"),

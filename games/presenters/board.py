@@ -147,6 +147,14 @@ def legal_data(decision: dict) -> dict | None:
         for a in legal:
             by_piece[piece_of(a["place"])].append(a["place"])
         return {"step": step, "placements": by_piece}
+    if step == "recycle":  # R6.7: one of the player's own pieces, picked on the board
+        return {
+            "step": step,
+            "pieces": {
+                o["squares"]: {"piece": o["piece"], "colour": o["colour"]}
+                for o in decision["options"]
+            },
+        }
     if step != "warp":
         return None
     moves: dict[str, list[str]] = defaultdict(list)

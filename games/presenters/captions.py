@@ -30,8 +30,27 @@ def letter(colour: str | None) -> str:
     return LETTERS[COLOURS.index(colour)] if colour else ""
 
 
+# A symbol per card, drawn on the card (characters found in the common system fonts: DejaVu,
+# Noto, Segoe; the name is always written beside it).
+CARD_SYMBOLS = {
+    "skip": "⊘",
+    "reverse": "⇄",
+    "draw2": "+2",
+    "wild": "★",
+    "edge": "▣",
+    "recycle": "♻",
+    "warp": "↝",
+    "double": "×2",
+}
+
+
 def card(kind: str) -> dict:
-    return {"kind": kind, "name": CARD_NAMES[kind], "effect": CARD_EFFECTS[kind]}
+    return {
+        "kind": kind,
+        "name": CARD_NAMES[kind],
+        "effect": CARD_EFFECTS[kind],
+        "symbol": CARD_SYMBOLS.get(kind, ""),
+    }
 
 
 def card_name(kind: str) -> str:

@@ -12,7 +12,7 @@ from games.engine.pieces import PIECE_SIZE
 from games.engine.state import COLOURS, LETTERS
 from games.models import Game, Seat
 
-from . import board
+from . import board, log
 from .captions import STEP_TEXT, card, event_text, standings
 from .decision import decision as build_decision
 
@@ -62,8 +62,13 @@ def playing(
     params,
     link,
     earlier_events,
+    *,
+    log_rows: list | None = None,
+    replay_url: str = "",
+    clock: dict | None = None,
 ) -> dict:
-    """Everything the page shows once the game has started."""
+    """Everything the page shows once the game has started. ``log_rows`` are the actions'
+    (ply, seat, public events) for the move log; ``clock`` the running turn's deadline."""
     view, table = snapshot["view"], snapshot["table"]
     mine = seat.index if seat is not None else None
     deciding = (
@@ -80,7 +85,24 @@ def playing(
     def name(index: int | None) -> str:
         return labels.get(index, "?") if index is not None else "?"
 
+    colour_seats = table["colour_seats"]
+    my_colours = {c for c, s in colour_seats.items() if mine is not None and s == mine}
+    colour_labels = {
+        c: ("shared colour" if s is None else name(s)) for c, s in colour_seats.items()
+    }
+    colours = _colours(view, table, name)
+    _add_decks_and_clock(colours, view, table, game, clock, my_colours)
+    step = decision.get("step")
     return {
+        "log": log.turns(
+            log_rows or [],
+            classic=view["mode"] != "shuffle",
+            colour_labels=colour_labels,
+            mine=my_colours,
+            replay_url=replay_url,
+        ),
+        "result": _result(table["score"], labels, mine, colours) if view["over"] else None,
+        "clock": clock,
         "over": view["over"],
         "board_html": board.board_html(view, last, decision),
         "board_data": board.board_data(view, table["anchors"], last, decision),
@@ -88,10 +110,11 @@ def playing(
         "order": _order(table, name, mine),
         "standings": None if view["over"] else standings(table["score"], labels, mine),
         "board_form": any("post" in t for t in decision.get("targets", {}).values()),
-        "colours": _colours(view, table, name),
+        "colours": colours,
         "decks": _decks(view, table, name),
         "turn": _turn(game, view, table, name, mine),
-        "hand": _hand(view, mine),
+        # One hand on the page: while a card is chosen, the cards to play are the hand.
+        "hand": None if step == "card" else _hand(view, mine),
         "events": [event_text(e) for e in view["events"]],
         "decision": decision,
         "deciding": deciding,
@@ -134,6 +157,52 @@ def _colours(view: dict, table: dict, name) -> list[dict]:
             }
         )
     return out
+
+
+def _add_decks_and_clock(
+    colours: list[dict], view: dict, table: dict, game: Game, clock, my_colours: set
+) -> None:
+    """Each colour panel's deck counts (its own deck: the shared colour has none, R2.5), its
+    points so far, and the clock of the colour to move."""
+    decks = {d["owner"]: d for d in _decks(view, table, lambda i: "")}
+    points = table["score"]["points"]
+    for c in colours:
+        c["deck"] = decks.get(c["name"])
+        c["points"] = points.get(c["name"])
+        c["mine"] = c["name"] in my_colours
+        c["clock"] = clock if c["to_move"] and game.status == Game.Status.ACTIVE else None
+
+
+def _result(score: dict, labels: dict, mine: int | None, colours: list[dict]) -> dict:
+    """The end of game: winner(s), the viewer's place, each player's and colour's points, the
+    bonuses of advanced scoring explained (R8.3, R8.4)."""
+    table = standings(score, labels, mine)
+    players = score["players"]
+    winners = [labels.get(p["seat"], "?") for p in players if p["place"] == 1]
+    me = next((p for p in players if p["seat"] == mine), None)
+    advanced = score["scoring"] != "basic"
+    lines = []
+    for c in colours:
+        points = score["points"][c["name"]]
+        if advanced:
+            if score["remaining"][c["name"]] == 0:
+                why = "every piece placed: +15, and +5 for the 1 placed last (R8.4)"
+                why = why if points == 20 else "every piece placed: +15 (R8.4)"
+            else:
+                why = f"−1 for each of {score['remaining'][c['name']]} squares left (R8.4)"
+        else:
+            why = "squares left in its supply (R8.3)"
+        lines.append({**c, "final": points, "why": why})
+    return {
+        "winners": winners,
+        "tie": len(winners) > 1,
+        "place": me["place"] if me else None,
+        "of": len(players),
+        "won": me is not None and me["place"] == 1,
+        "table": table,
+        "colours": lines,
+        "advanced": advanced,
+    }
 
 
 def _decks(view: dict, table: dict, name) -> list[dict]:

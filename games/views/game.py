@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
+from datetime import datetime
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
@@ -24,8 +26,9 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.timesince import timesince
+from django.utils.timesince import timesince, timeuntil
 from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors, services
@@ -41,6 +44,8 @@ SELECTION = ("piece", "o", "from")  # the panel's wizard state, carried in GET p
 CACHE_SECONDS = 3600
 # Stand-ins rendered into the cached panel, replaced per request (never cached themselves).
 CSRF_MARK, KEY_MARK, AGO_MARK = "csrfMARKq7Zx", "keyMARKq7Zx", "agoMARKq7Zx"
+LEFT_MARK = "leftMARKq7Zx"  # the time left on the clock, worked out per request
+DEADLINE = re.compile(r'data-deadline="([^"]+)"')
 
 
 class BadInput(services.GameError):
@@ -145,6 +150,7 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
         ctx.update(presenter.joining(game, seats, seat, request.user, links.token))
         return ctx
     snapshot = selectors.seat_snapshot(game, seat)
+    clock = selectors.turn_clock(game)
     ctx.update(
         presenter.playing(
             game,
@@ -154,6 +160,9 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
             params,
             links.link,
             selectors.earlier_events(game),
+            log_rows=selectors.turn_log(game),
+            replay_url=reverse("game_replay", kwargs={"public_id": game.public_id}),
+            clock=clock,
         )
     )
     over = game.status == Game.Status.FINISHED
@@ -161,7 +170,17 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
         snapshot["view"], selectors.shuffle_verdict(game) if over else None
     )
     ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
+    ctx["time_left"] = time_left(clock)
     return ctx
+
+
+def time_left(clock: dict | None) -> str:
+    """What the clock says now ("3 hours, 4 minutes"); the page's script counts it down."""
+    due = clock and clock.get("deadline")
+    if not due:
+        return ""
+    now = timezone.now()
+    return "no time: the computer plays it now" if due <= now else timeuntil(due, now)
 
 
 def _cache_key(game: Game, seat: Seat | None, params, links, labels) -> str:
@@ -182,11 +201,15 @@ def _cached_panel(request, game, seat, params, links) -> str:
     html = cache.get(key)
     if html is None:
         ctx = _context(request, game, seat, params, links, labels=labels)
-        ctx.update(csrf_token=CSRF_MARK, key=KEY_MARK, turn_ago=AGO_MARK)
+        ctx.update(csrf_token=CSRF_MARK, key=KEY_MARK, turn_ago=AGO_MARK, time_left=LEFT_MARK)
         html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
         cache.set(key, html, CACHE_SECONDS)
     ago = timesince(game.turn_started_at) if game.turn_started_at else ""
     html = html.replace(CSRF_MARK, get_token(request)).replace(AGO_MARK, ago)
+    if LEFT_MARK in html:  # the deadline is in the panel: no query to count down from it
+        due = DEADLINE.search(html)
+        clock = {"deadline": datetime.fromisoformat(due.group(1))} if due else None
+        html = html.replace(LEFT_MARK, time_left(clock))
     return mark_safe(html.replace(KEY_MARK, secrets.token_urlsafe(16)))
 
 

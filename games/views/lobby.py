@@ -60,7 +60,16 @@ def help_page(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_new(request):
-    form = GameForm(request.POST or None)
+    initial = None
+    like = request.GET.get("like", "")
+    if like and request.method != "POST":  # "New game with these settings" (a game they may see)
+        try:
+            game, _ = selectors.game_for_viewer(like, request.user)
+        except Http404:
+            messages.error(request, "There is no such game to copy the settings of.")
+        else:
+            initial = GameForm.initial_like(game, services.rematch_seats(game, request.user))
+    form = GameForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.create_kwargs())

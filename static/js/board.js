@@ -15,6 +15,12 @@ const LETTER = { blue: "B", yellow: "Y", red: "R", green: "G" };
 const PLACE_STEPS = ["setup", "place", "place_second"];
 let memory = null; // the selection, kept when the same decision is drawn again (a refusal)
 let lastPointer = "mouse";
+// The player's "confirm moves" setting (on unless turned off, games/play.html): a click, a tap
+// or Enter puts the ghost down; Confirm (or Enter again) sends it, Undo picks it up again.
+const confirming = () => {
+  const node = document.querySelector("[data-confirm-moves]");
+  return !node || node.dataset.confirmMoves !== "0";
+};
 
 function svg(name, attrs, parent) {
   const node = document.createElementNS(NS, name);
@@ -155,6 +161,10 @@ function setUp(game) {
   board.setAttribute("aria-label", "Board. Arrow keys move the piece, R rotates, F flips, "
     + "N jumps to the next spot where it fits, Enter places, Escape puts it back.");
   const decisionKey = `${data.ply}/${legal.step}/${source || ""}`;
+  if (legal.step === "recycle") {
+    recycleOnBoard(game, legal, board, status, form, cellAt);
+    return;
+  }
 
   function choicesFor(pieceName) {
     if (warp) return source ? legal.moves[source] || [] : [];
@@ -226,6 +236,8 @@ function setUp(game) {
     cursorBox.setAttribute("visibility", "visible");
     const here = name(cursor[0], cursor[1]);
     placeButton.disabled = !fits();
+    undoButton.hidden = !armed;
+    placeButton.textContent = armed ? "Confirm" : (warp ? "Move here" : "Place");
     if (!piece) {
       if (say) status.textContent = warp && !source ? warpHint(here) : here + (colourAt[here] ? ` ${colourAt[here]}` : " free");
       return;
@@ -240,8 +252,15 @@ function setUp(game) {
     board.dataset.ghost = squares(ghostCells());
     board.dataset.fits = ok ? "yes" : "no";
     if (say !== false) {
+      let next = " Enter or click places it.";
+      if (armed) {
+        next = lastPointer === "mouse" ? " Confirm to place it, Undo to move it."
+          : " Tap again or press Confirm to place it, Undo to move it.";
+      } else if (confirming()) {
+        next = " Click or Enter puts it here; then Confirm.";
+      }
       status.textContent = `${piece.name} at ${here}: ${ok ? "fits" : "does not fit here"}.`
-        + (ok ? (armed ? " Tap again or press Place to confirm." : " Enter or click places it.") : "");
+        + (ok ? next : "");
     }
   }
 
@@ -271,6 +290,23 @@ function setUp(game) {
     spotIndex = (spotIndex + step + all.length) % all.length;
     cursor = all[spotIndex];
     draw();
+  }
+
+  function arm() {
+    if (!piece || !fits()) {
+      if (piece) status.textContent = `${piece.name} does not fit at ${name(cursor[0], cursor[1])}.`;
+      return;
+    }
+    armed = cursor.slice();
+    draw();
+    status.textContent = `${piece.name} on ${squares(ghostCells())}: Enter again or Confirm places it, `
+      + "Escape or Undo takes it back.";
+  }
+
+  function undo() {
+    armed = null;
+    draw(false);
+    status.textContent = `Undone: ${piece ? piece.name : "the piece"} is in your hand again.`;
   }
 
   function submit() {
@@ -309,7 +345,7 @@ function setUp(game) {
   }
 
   board.addEventListener("pointermove", (e) => {
-    if (e.pointerType !== "mouse" || !piece) return;
+    if (e.pointerType !== "mouse" || !piece || armed) return;
     const cell = cellAt(e);
     if (cell && (cell[0] !== cursor[0] || cell[1] !== cursor[1])) {
       cursor = cell;
@@ -330,11 +366,14 @@ function setUp(game) {
       return;
     }
     if (!piece) return;
-    if (touch) {
+    if (touch || confirming()) {
+      // A tap (or, confirming, a click) puts the ghost down there; a second tap on the same
+      // square or Confirm places it. A mouse's second click only moves the ghost: no slip of
+      // the mouse places a piece.
       const same = armed && armed[0] === cell[0] && armed[1] === cell[1];
       cursor = cell;
-      if (same && fits()) { submit(); return; }
-      armed = cell;
+      if (touch && same && fits()) { submit(); return; }
+      armed = fits() ? cell : null;
       draw();
       return;
     }
@@ -359,7 +398,10 @@ function setUp(game) {
       nextSpot(e.shiftKey ? -1 : 1);
     } else if ((e.key === "Enter" || e.key === " ") && onBoard) {
       if (warp && !source) pickSource(name(cursor[0], cursor[1]));
+      else if (confirming() && !armed) arm();
       else submit();
+    } else if (e.key === "Escape" && armed) {
+      undo();
     } else if (e.key === "Escape" && piece && !(warp && legal.source)) {
       piece = null;
       if (warp) source = null;
@@ -376,15 +418,23 @@ function setUp(game) {
   });
 
   // -- the tray -----------------------------------------------------------------------------
-  const tools = html("div", { class: "tray-tools" }, root);
-  const trayBox = html("div", { class: "tray-box" }, root);
+  // Beside the board, under the decision (games/play.html's tray slot), else under the board.
+  const slot = game.querySelector("[data-tray-slot]") || root;
+  const tools = html("div", { class: "tray-tools" }, slot);
+  const trayBox = html("div", { class: "tray-box" }, slot);
   const rotateButton = html("button", { type: "button", "aria-keyshortcuts": "R" }, tools, "Rotate (R)");
   const flipButton = html("button", { type: "button", "aria-keyshortcuts": "F" }, tools, "Flip (F)");
   const placeButton = html("button", { type: "button", class: "primary" }, tools, warp ? "Move here" : "Place");
+  const undoButton = html("button", { type: "button", class: "undo" }, tools, "Undo");
   rotateButton.addEventListener("click", () => turn(rotate));
   flipButton.addEventListener("click", () => turn(flip));
-  placeButton.addEventListener("click", submit);
+  placeButton.addEventListener("click", () => {
+    if (confirming() && !armed) arm();
+    else submit();
+  });
+  undoButton.addEventListener("click", undo);
   placeButton.disabled = true;
+  undoButton.hidden = true;
 
   function drawTray() {
     trayBox.replaceChildren();
@@ -402,7 +452,7 @@ function setUp(game) {
   }
 
   function tray(names, colour) {
-    const box = legal ? trayBox : html("div", { class: "tray-box" }, root);
+    const box = legal ? trayBox : html("div", { class: "tray-box" }, game.querySelector("[data-tray-slot]") || root);
     colour = colour || data.toMove;
     names = names || data.tray;
     if (!colour || !names.length) return;
@@ -456,6 +506,63 @@ function setUp(game) {
   game.addEventListener("htmx:afterRequest", () => { busy = false; });
 }
 
+// Recycle (R6.7): click or tap one of your pieces (marked) to take it back; with "confirm
+// moves" it is lifted first, and Recycle it (or a second tap on it) sends it. The list of the
+// pieces under the step does the same from the keyboard.
+function recycleOnBoard(game, legal, board, status, form, cellAt) {
+  const slot = game.querySelector("[data-tray-slot]") || board.parentNode;
+  const tools = html("div", { class: "tray-tools" }, slot);
+  const go = html("button", { type: "button", class: "primary" }, tools, "Recycle it");
+  const back = html("button", { type: "button", class: "undo" }, tools, "Undo");
+  let chosen = null;
+  let busy = false;
+  go.disabled = true;
+  back.hidden = true;
+  const lift = (src) => {
+    for (const rect of board.querySelectorAll(".sq")) {
+      rect.classList.toggle("lifted", Boolean(src) && src.split(",").includes(rect.dataset.sq));
+    }
+  };
+  const send = () => {
+    if (!chosen || busy) return;
+    busy = true;
+    form.elements.action.value = JSON.stringify({ recycle: chosen });
+    status.textContent = `Taking back ${legal.pieces[chosen].piece} from ${chosen}…`;
+    form.requestSubmit();
+  };
+  const pick = (sq) => {
+    const src = Object.keys(legal.pieces).find((s) => s.split(",").includes(sq));
+    if (!src) {
+      status.textContent = `${sq}: none of your pieces that can go back is there (the marked ones can).`;
+      return;
+    }
+    if (src === chosen && lastPointer !== "mouse") { send(); return; }
+    chosen = src;
+    lift(src);
+    go.disabled = false;
+    back.hidden = false;
+    const info = legal.pieces[src];
+    status.textContent = `${cap(info.colour)} ${info.piece} on ${src}: `
+      + (lastPointer === "mouse" ? "Recycle it takes it back." : "tap it again or press Recycle it.")
+      + " Undo chooses another.";
+    if (!confirming()) send();
+  };
+  board.addEventListener("click", (e) => {
+    const cell = cellAt(e);
+    if (cell && !busy) pick(name(cell[0], cell[1]));
+  });
+  go.addEventListener("click", send);
+  back.addEventListener("click", () => {
+    chosen = null;
+    lift(null);
+    go.disabled = true;
+    back.hidden = true;
+    status.textContent = "Choose the piece to take back.";
+  });
+  game.addEventListener("htmx:afterRequest", () => { busy = false; });
+  status.textContent = "Click one of your marked pieces to take it back.";
+}
+
 // After each update of the game (a move, a nudge from the socket), focus goes to what the player
 // does next: a card, a colour, the tray; else to the line saying whose turn it is. It stays put
 // when the player was busy elsewhere (the chat, say).
@@ -482,3 +589,37 @@ document.addEventListener("htmx:afterSwap", () => start(document.body, false));
 document.addEventListener("pointerdown", (e) => { lastPointer = e.pointerType || "mouse"; }, true);
 document.addEventListener("htmx:load", (e) => start(e.target, e.target !== document.body));
 start(document.body, false);
+
+// -- clocks: the time left on the running turn counts down; its deadline reads in the player's
+// time zone (their setting, else the browser's).
+function span(ms) {
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d) return `${d} d ${h} h`;
+  if (h) return `${h} h ${String(m).padStart(2, "0")} min`;
+  return `${m} min ${String(s % 60).padStart(2, "0")} s`;
+}
+
+function tickClocks() {
+  const zone = (document.querySelector("[data-time-zone]") || { dataset: {} }).dataset.timeZone;
+  for (const t of document.querySelectorAll("time.local-time:not([data-local])")) {
+    const options = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
+    try {
+      t.textContent = new Intl.DateTimeFormat(undefined, { ...options, timeZone: zone || undefined }).format(new Date(t.dateTime));
+    } catch (err) { // an unknown zone name: the browser's own
+      t.textContent = new Intl.DateTimeFormat(undefined, options).format(new Date(t.dateTime));
+    }
+    t.dataset.local = "1";
+  }
+  for (const clock of document.querySelectorAll(".clock[data-deadline]")) {
+    const left = Date.parse(clock.dataset.deadline) - Date.now();
+    const out = clock.querySelector(".clock-left");
+    if (out) out.textContent = left > 0 ? span(left) : "no time";
+    clock.classList.toggle("urgent", left < 3600 * 1000);
+  }
+}
+tickClocks();
+setInterval(tickClocks, 1000);
+document.addEventListener("htmx:load", tickClocks);

@@ -137,7 +137,7 @@ def test_the_page_shows_a_seated_player_the_board_and_their_decision(duel, alice
     assert 'aria-label="Board: columns a to t' in content
     assert content.count('<td class="cell') == 400
     assert '<th scope="row">20</th>' in content and '<th scope="col">t</th>' in content
-    assert "Blue</strong> to move" in content and "(you)" in content
+    assert "<strong>Your turn</strong> (blue)" in content and "(you)" in content
     assert "Setup: place a piece covering a free corner square (R3.1)." in content
     assert 'aria-label="Choose piece F"' in content
     assert f'href="/games/{duel.public_id}/replay/"' in content
@@ -193,10 +193,13 @@ def test_the_page_shows_supply_counts_discards_direction_and_effects(duel, alice
 
     content = text(client_for(alice).get(page_url(duel)))
 
-    decks = section(content, "decks")
-    assert re.search(r"alice</th>\s*<td>1</td>\s*<td>3</td>\s*<td>.*Wild</span> on top", decks)
-    assert re.search(r"bob</th>\s*<td>1</td>\s*<td>1</td>\s*<td>.*Reverse</span> on top", decks)
-    colours = section(content, "colours")
+    colours = section(content, "colours")  # each colour's panel: its deck's counts (R9.1)
+    blue = re.search(r'<li class="colour-row blue.*?</li>', colours, re.S).group(0)
+    yellow = re.search(r'<li class="colour-row yellow.*?</li>', colours, re.S).group(0)
+    assert "1 in hand" in blue and "pile 3" in blue
+    assert re.search(r"discard: <span[^>]*>Wild</span>", blue)
+    assert "1 in hand" in yellow and "pile 1" in yellow
+    assert re.search(r"discard: <span[^>]*>Reverse</span>", yellow)
     assert "88 squares left" in colours  # the 1 is on the board
     assert "I3 V3 I4" in colours
     assert "blue → green → red → yellow" in content
@@ -334,8 +337,9 @@ def test_the_card_step_offers_each_card_with_its_effect(duel, alice):
     assert json.loads(button_value(content, engine_label("Play Skip"))) == {"card": "skip"}
     assert "×2" in content
     assert 'aria-label="Play Warp: Move an opponent&#x27;s piece' in content
-    hand = section(content, "hand")
-    assert hand.count('<li class="card">') == 3
+    hand = section(content, "hand")  # the hand is the choice: shown once (two kinds of card)
+    assert hand.count('<button type="submit" class="card card-') == 2
+    assert 'id="hand"' in hand and content.count('id="hand"') == 1
 
 
 def engine_label(prefix: str) -> str:
@@ -588,7 +592,7 @@ def test_a_stale_ply_gets_409_and_the_fresh_panel(duel, alice):
     content = text(response)
     assert response.status_code == 409
     assert "the game has moved on (you saw move 1, it is at 2)" in content
-    assert "Red</strong> to move" in content and 'aria-label="Choose piece F"' in content
+    assert "<strong>Your turn</strong> (red" in content and 'aria-label="Choose piece F"' in content
     assert snapshot(duel) == before
 
 
@@ -822,7 +826,7 @@ def test_a_played_hand_is_private_during_the_keep_step_too(duel, alice, bob):
     content = text(client_for(bob).get(panel_url(duel)))
 
     assert "Recycle" not in content  # alice's remaining hand card
-    assert "Draw 2</span> on top" in content
+    assert re.search(r"discard: <span[^>]*>Draw 2</span>", content)
 
 
 def test_a_three_player_game_names_the_shared_colour(alice, bob, carol, make_user):
@@ -839,6 +843,6 @@ def test_a_three_player_game_names_the_shared_colour(alice, bob, carol, make_use
     content = text(client_for(carol).get(page_url(game)))
 
     colours = section(content, "colours")
-    assert "<strong>Green</strong> · shared colour" in colours
-    assert "<strong>Red</strong> · erin" in colours
-    assert content.count('<th scope="row"><span class="swatch') == 3  # three decks
+    assert re.search(r'<strong>Green</strong> <span class="cp-player">shared colour', colours)
+    assert re.search(r'<strong>Red</strong> <span class="cp-player">erin', colours)
+    assert colours.count(" in hand</span>") == 3  # three decks: the shared colour has none

@@ -208,4 +208,5 @@ def test_r9_2_the_panel_cache_keeps_each_viewer_apart(duel, alice, bob):
     assert "Recycle" not in section(seen["alice"], "hand")  # Bob's card
     assert "Wild" not in section(seen["bob"], "hand")  # Alice's card
     assert 'id="hand"' not in seen["spectator"]
-    assert section(seen["alice2"], "hand") == section(seen["alice"], "hand")
+    strip = lambda s: re.sub(r'name="(key|csrfmiddlewaretoken)" value="[^"]*"', "", s)  # noqa: E731
+    assert strip(section(seen["alice2"], "hand")) == strip(section(seen["alice"], "hand"))

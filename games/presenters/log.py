@@ -1,0 +1,78 @@
+"""The move log beside the board: every turn of the game, newest first, from the actions' public
+events only (the ``events`` each Action keeps: what every seat saw happen, R9.1).
+
+A turn is what one colour did from its card to its draw: in Shuffle mode a turn starts with a
+played card (a Draw 2's kept card continues the same turn, R6.3) and ends with the draw, a pass
+or the next colour's move; in classic mode every action is a turn. The turns after the viewer's
+own last turn are marked ``new``: what happened while they were away.
+"""
+
+from __future__ import annotations
+
+from games.engine.state import COLOURS, LETTERS
+
+from .captions import event_text
+
+
+def _mover(events: list[dict]) -> str | None:
+    return events[0].get("colour") if events else None
+
+
+def _starts_turn(events: list[dict], previous: list[dict] | None, classic: bool) -> bool:
+    if previous is None or classic:
+        return True
+    if _mover(events) != _mover(previous):
+        return True
+    before = previous[0]
+    if before.get("event") == "card" and before.get("card") == "draw2":
+        return False  # the kept card, or the placement after it (R6.3): the same turn
+    if any(e.get("event") in ("draw", "pass", "over") for e in previous):
+        return True
+    return events[0].get("event") == "card"
+
+
+def turns(
+    actions: list[tuple[int, int, list[dict]]],
+    *,
+    classic: bool,
+    colour_labels: dict[str, str],
+    mine: set[str],
+    replay_url: str,
+) -> dict:
+    """``actions`` are (ply, seat, public events) in ply order. Returns the turns, newest first,
+    each with its colour, player, captions, and a link to the replay at its last action."""
+    out: list[dict] = []
+    previous = None
+    for ply, _seat, events in actions:
+        events = events or []
+        if not events:
+            continue
+        if _starts_turn(events, previous, classic):
+            colour = _mover(events) or ""
+            out.append(
+                {
+                    "colour": colour,
+                    "letter": LETTERS[COLOURS.index(colour)] if colour in COLOURS else "?",
+                    "player": colour_labels.get(colour, ""),
+                    "lines": [],
+                    "first_ply": ply,
+                    "mine": colour in mine,
+                }
+            )
+        turn = out[-1]
+        turn["ply"] = ply
+        turn["href"] = f"{replay_url}?ply={ply}"
+        for event in events:
+            kind = event.get("event")
+            turn["lines"].append(
+                {"text": event_text(event), "kind": kind, "colour": event.get("colour", "")}
+            )
+        previous = events
+    last_mine = max((i for i, t in enumerate(out) if t["mine"]), default=None)
+    since = 0
+    for i, turn in enumerate(out):
+        turn["number"] = i + 1
+        turn["new"] = bool(mine) and last_mine is not None and i > last_mine
+        since += turn["new"]
+    out.reverse()
+    return {"turns": out, "since": since, "have_moved": last_mine is not None}
