@@ -118,7 +118,7 @@ def test_a_card_that_cannot_be_carried_out_is_flagged(duel, alice):
 
     assert "it would just be discarded" in outlooks(content)["warp"]
     assert "discarded" not in outlooks(content)["reverse"]
-    assert 'class="card card-warn"' in content
+    assert 'class="card card-warp card-warn"' in content
 
 
 def test_draw_2_tells_nothing_that_depends_on_the_pile(duel, alice):

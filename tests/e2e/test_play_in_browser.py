@@ -236,6 +236,9 @@ class Player:
                 self.page.keyboard.press("ArrowUp" if ty > y else "ArrowDown")
             assert self.ghost() == target and board.evaluate(fits)
             assert "fits" in self.page.locator(".board-status").text_content()
+            self.page.keyboard.press("Enter")  # puts it down ("confirm moves" is on by default)
+            assert "Enter again" in self.page.locator(".board-status").text_content()
+            assert self.page.get_by_role("button", name="Undo").is_visible()
             self.page.keyboard.press("Enter")
         elif how == "touch":  # a first tap puts the ghost there, a second one places it
             board.scroll_into_view_if_needed()
@@ -250,7 +253,11 @@ class Player:
             if self.snapshot:
                 self.page.screenshot(path=self.snapshot, full_page=True)
                 self.snapshot = None
-            self.point(handle(target), how)
+            self.point(handle(target), how)  # puts it down: nothing is sent yet
+            assert "Confirm to place" in self.page.locator(".board-status").text_content()
+            self.page.mouse.move(*self.square_point((0, 0)))  # the ghost stays put
+            assert self.ghost() == target
+            self.page.get_by_role("button", name="Confirm").click()
 
     def square_point(self, square: tuple[int, int]) -> tuple[float, float]:
         box = self.page.locator(".board-svg").bounding_box()
