@@ -148,6 +148,10 @@ def test_a_whole_game_against_the_computer_never_shows_a_stale_decision(
     page.wait_for_function(
         "ply => +document.querySelector('#game').dataset.ply === ply", arg=final, timeout=WAIT
     )
+    # The end reached the page by itself too: the result banner and the status, no reload.
+    assert page.locator("#result h2").is_visible()
+    assert "Finished" in page.locator("#turn").inner_text()
+    assert page.get_by_role("button", name="Rematch").is_visible()
     page.screenshot(path=str(screenshots / "live-whole-game-end.png"))
     shown = page.evaluate("() => window.__shown")
     context.close()
