@@ -445,6 +445,32 @@ TIMEOUTS_BEFORE_TAKEOVER = 3  # timeouts in a row after which the computer keeps
 TIMEOUT_LEVEL = Seat.Level.CASUAL  # plays timed-out turns and taken-over seats
 
 
+def _overdue(game: Game, ply: int) -> bool:
+    return (
+        game.status == Game.Status.ACTIVE
+        and game.ply == ply
+        and game.turn_started_at is not None
+        and game.turn_started_at + timedelta(seconds=game.move_seconds) <= timezone.now()
+    )
+
+
+def _timeout_plan(game: Game, ply: int) -> list[dict]:
+    """The rest of the overdue seat's turn as the computer would play it, chosen from the
+    position at ``ply`` without any lock: every decision until another seat controls."""
+    from games.ai import choose_action
+
+    game = Game.objects.get(pk=game.pk)
+    if not _overdue(game, ply):
+        return []
+    state = game_state(game)
+    controller, plan = state.controller(), []
+    while not state.over and state.controller() == controller:
+        action = choose_action(state, level=TIMEOUT_LEVEL, seed=game.pk * 100003 + ply + len(plan))
+        plan.append(action)
+        state = engine.apply(state, action)
+    return plan
+
+
 def turn_timeout(*, game: Game, ply: int) -> bool:
     """The computer plays an overdue turn for its human player (games.deadlines finds them).
 
@@ -453,15 +479,18 @@ def turn_timeout(*, game: Game, ply: int) -> bool:
     another seat controls the game, since the move clock only restarts then. The third timeout
     in a row hands the seat to the computer for the rest of the game. Returns whether it played.
     """
-    from games.ai import choose_action
     from games.deadlines import turn_start_ply
     from games.tasks import send_turn_email
 
+    # The computer chooses the moves before the lock is taken (as ai_play does): a slow choice
+    # never holds the game's row. Under the lock they are played only if the game is still at
+    # ``ply``, i.e. at the very position they were chosen for.
+    plan = _timeout_plan(game, ply)
+    if not plan:
+        return False
     with transaction.atomic():
         game = _locked(game)
-        if game.status != Game.Status.ACTIVE or game.ply != ply or game.turn_started_at is None:
-            return False
-        if game.turn_started_at + timedelta(seconds=game.move_seconds) > timezone.now():
+        if not _overdue(game, ply):
             return False
         state = game_state(game)
         seat = game.seats.select_related("user").get(index=state.controller())
@@ -472,8 +501,7 @@ def turn_timeout(*, game: Game, ply: int) -> bool:
         began = turn_start_ply(game.pk, seat.index)
         seat.timeouts_in_row += 1
         seat.save(update_fields=["timeouts_in_row"])
-        while not state.over and state.controller() == seat.index:
-            action = choose_action(state, level=TIMEOUT_LEVEL, seed=game.pk * 100003 + game.ply)
+        for action in plan:
             result = action_submit(
                 game=game,
                 action=action,
@@ -485,7 +513,6 @@ def turn_timeout(*, game: Game, ply: int) -> bool:
             if result.duplicate:  # cannot happen under the lock; never loop on it
                 break
             game = Game.objects.get(pk=game.pk)
-            state = game_state(game)
         game_id, user_id = game.pk, seat.user_id
         if seat.timeouts_in_row < TIMEOUTS_BEFORE_TAKEOVER:
             transaction.on_commit(

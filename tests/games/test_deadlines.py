@@ -271,3 +271,23 @@ def test_the_scan_query_is_a_few_statements_however_many_games(
         assert len(deadlines.reminders_due(now)) == 6  # every game waits for its first move
     with django_assert_max_num_queries(2):
         assert deadlines.overdue_turns(now) == []
+
+
+def test_the_timeout_move_is_chosen_before_the_game_is_locked(duel, monkeypatch):
+    """Issue 14: a slow choice must not hold the game's row (ai_play does the same)."""
+    import games.ai
+
+    events = []
+    locked, choose = services._locked, games.ai.choose_action
+    monkeypatch.setattr(services, "_locked", lambda g: events.append("lock") or locked(g))
+    monkeypatch.setattr(
+        games.ai, "choose_action", lambda *a, **k: events.append("choose") or choose(*a, **k)
+    )
+    overdue(duel)
+
+    assert services.turn_timeout(game=duel, ply=duel.ply)
+
+    assert "choose" in events and "lock" in events
+    assert events.index("lock") > max(i for i, e in enumerate(events) if e == "choose")
+    duel.refresh_from_db()
+    assert duel.ply >= 1 and duel.actions.filter(by_ai=True).exists()
