@@ -76,7 +76,7 @@ def wants(user, kind: str) -> bool:
         wanted = user.email_turns == User.EmailTurns.EVERY
     elif kind == Kind.REMINDER:
         wanted = user.email_turns in (User.EmailTurns.EVERY, User.EmailTurns.REMINDERS)
-    else:  # timeouts and takeovers: news about the game, silenced only by "never"
+    else:  # invitations, timeouts, takeovers: news about a game, silenced only by "never"
         wanted = user.email_turns != User.EmailTurns.NEVER
     return (
         wanted
@@ -88,6 +88,8 @@ def wants(user, kind: str) -> bool:
 
 def still_due(game: Game, seat: Seat, ply: int, kind: str) -> bool:
     """A turn or reminder email is about a turn that is still waiting for this seat."""
+    if kind == Kind.INVITE:  # still invited to a game that has not started
+        return game.status == Game.Status.OPEN and seat.kind == Seat.Kind.INVITED
     if kind not in (Kind.TURN, Kind.REMINDER):
         return True  # timeouts and takeovers report something that happened
     if game.status != Game.Status.ACTIVE or seat.is_ai or game.to_move_seat != seat.index:
@@ -106,8 +108,9 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
     if kind not in Kind.values:
         raise ValueError(f"unknown notice kind {kind!r}")
     game = Game.objects.filter(pk=game_id).first()
+    seat_kind = Seat.Kind.INVITED if kind == Kind.INVITE else Seat.Kind.HUMAN
     seat = (
-        game.seats.select_related("user").filter(user_id=user_id, kind=Seat.Kind.HUMAN).first()
+        game.seats.select_related("user").filter(user_id=user_id, kind=seat_kind).first()
         if game is not None
         else None
     )
@@ -118,7 +121,7 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
         return "played"
     if not wants(user, kind):
         return "declined"
-    if notifications.is_online(user.pk):
+    if kind != Kind.INVITE and notifications.is_online(user.pk):
         # The page shows it (a nudge, a toast). A reminder is looked for again by the next
         # scan, so it goes out once the player has left without moving.
         return "online"
@@ -205,6 +208,8 @@ def turn_message(*, game: Game, seat: Seat, kind: str, about: int | None = None)
         "timeouts_limit": services.TIMEOUTS_BEFORE_TAKEOVER,
         "is_you": about_seat.pk == seat.pk,
         "about_name": str(about_seat.user) if about_seat.user else about_seat.label,
+        "inviter": str(game.created_by),
+        "rated": game.rated,
         "unsubscribe_url": unsubscribe_url,
         "settings_url": absolute(reverse("settings")),
     }

@@ -328,6 +328,7 @@ class TurnNotice(models.Model):
         REMINDER = "reminder", "Reminder"
         TIMEOUT = "timeout", "The computer played your turn"
         TAKEOVER = "takeover", "The computer took a seat"
+        INVITE = "invite", "An invitation to a game"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Not sent (yet)"  # created, or released after a failed attempt

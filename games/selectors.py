@@ -63,6 +63,18 @@ def my_games(user) -> dict[str, list[Game]]:
     return groups
 
 
+def invitations(user) -> list[Game]:
+    """Games not started yet where ``user`` holds an invitation: the lobby's notices."""
+    return list(
+        Game.objects.filter(
+            status=Game.Status.OPEN, seats__user=user, seats__kind=Seat.Kind.INVITED
+        )
+        .select_related("created_by")
+        .prefetch_related("seats__user")
+        .order_by("-created_at")
+    )
+
+
 WATCH_LISTED = 20
 
 

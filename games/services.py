@@ -107,6 +107,7 @@ def game_create(
             rated=rated,
         )
         now = timezone.now()
+        invited: list[int] = []
         for index, spec in enumerate(seats):
             seat = Seat(game=game, index=index)
             if spec.kind == "me":
@@ -124,6 +125,7 @@ def game_create(
                 if Block.objects.filter(blocker=invitee, blocked=creator).exists():
                     raise GameError(f"{invitee} does not take invitations from you")
                 seat.kind, seat.user = Seat.Kind.INVITED, invitee
+                invited.append(invitee.pk)
             elif spec.kind == "ai":
                 if spec.level not in Seat.Level.values:
                     raise GameError(f"unknown computer level {spec.level!r}")
@@ -138,7 +140,25 @@ def game_create(
             except IntegrityError:
                 raise GameError("a player can take only one seat") from None
         _start_if_full(game)
+        _invitations_sent(game, invited)
     return game
+
+
+def _invitations_sent(game: Game, user_ids: list[int]) -> None:
+    """After commit: each invited player gets an email (as their preferences say: "never"
+    silences it) and, if on the site, a notice on whatever page they are on."""
+    from games import notifications
+    from games.tasks import send_turn_email
+
+    game_id, public_id = game.pk, game.public_id
+    title = f"{game.created_by} invites you to a game"
+    for user_id in user_ids:
+        transaction.on_commit(
+            lambda u=user_id: send_turn_email.delay(game_id, 0, u, "invite"), robust=True
+        )
+        transaction.on_commit(
+            lambda u=user_id: notifications.your_turn(u, public_id, title), robust=True
+        )
 
 
 def rematch_seats(game: Game, user) -> list[SeatSpec]:

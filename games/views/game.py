@@ -148,6 +148,9 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
     if game.status == Game.Status.OPEN or game.state is None:
         seats = {s.index: s for s in game.seats.select_related("user")}
         ctx.update(presenter.joining(game, seats, seat, request.user, links.token))
+        if seat is not None and game.status == Game.Status.OPEN:  # for the players to pass on
+            path = reverse("game_invite", args=[game.public_id, game.invite_token])
+            ctx["invite_url"] = request.build_absolute_uri(path)
         return ctx
     snapshot = selectors.seat_snapshot(game, seat)
     clock = selectors.turn_clock(game)

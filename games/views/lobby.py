@@ -23,10 +23,12 @@ YOUR_TURN_ON_HOME = 5
 @require_GET
 def home(request):
     games = list(selectors.open_games(request.user)[:50])
-    your_turn = []
+    your_turn, invitations = [], []
     if request.user.is_authenticated:
         your_turn = selectors.my_games(request.user)["your_turn"][:YOUR_TURN_ON_HOME]
+        invitations = selectors.invitations(request.user)
     context = {
+        "invitations": invitations,
         "open_rows": [_lobby_row(game, request.user) for game in games],
         "your_turn": your_turn,
         "watch": list(selectors.watchable_games()),
@@ -119,6 +121,7 @@ def game_join(request, public_id):
 @require_POST
 def game_leave(request, public_id):
     game, _ = selectors.game_for_viewer(public_id, request.user)
+    was_invited = game.seats.filter(user=request.user, kind=Seat.Kind.INVITED).exists()
     try:
         services.game_leave(game=game, user=request.user)
     except services.GameError as exc:
@@ -126,8 +129,12 @@ def game_leave(request, public_id):
     game.refresh_from_db(fields=["status"])
     if game.status == Game.Status.ABORTED:
         messages.success(request, "You cancelled the game.")
+    elif was_invited:
+        messages.success(request, f"You declined {game.created_by}'s invitation.")
     else:
         messages.success(request, "You left the game.")
+    if request.POST.get("back") == "lobby":
+        return _go(request, reverse("home"))
     # A private game is no longer visible to a player who left it: back to their list then.
     try:
         selectors.game_for_viewer(public_id, request.user)
