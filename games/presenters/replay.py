@@ -19,11 +19,23 @@ def _card_names(cards: list[str]) -> list[str]:
 def position(
     data: dict, colour_seats: dict, ply: int, total: int, revealed: bool, labels: dict
 ) -> dict:
-    """What the board partial shows at ``ply`` of ``total`` actions."""
-    rows = [
-        {"number": 20 - i, "cells": [LETTER_COLOUR.get(ch, "") for ch in line]}
-        for i, line in enumerate(data["board"])
-    ]
+    """What the board partial shows at ``ply`` of ``total`` actions; the squares the last action
+    filled (a placement, a warp's new spot) are marked."""
+    last = _last_squares(data["events"]) if ply else set()
+    rows = []
+    for i, line in enumerate(data["board"]):
+        number = 20 - i
+        cells = [LETTER_COLOUR.get(ch, "") for ch in line]
+        squares = [
+            {
+                "colour": colour,
+                "letter": colour[:1].upper(),
+                "last": f"{COLUMNS[x]}{number}" in last,
+                "name": f"{COLUMNS[x]}{number}",
+            }
+            for x, colour in enumerate(cells)
+        ]
+        rows.append({"number": number, "cells": cells, "squares": squares})
     decks = []
     for owner, discards in data["discards"].items():
         deck = {"owner": owner, "discards": _card_names(discards)}
@@ -69,6 +81,39 @@ def position(
         "drawn": [] if revealed else _card_names(data.get("drawn", [])),
         "players": players,
         "mode": data["mode"],
+    }
+
+
+COLUMNS = "abcdefghijklmnopqrst"
+
+
+def _last_squares(events: list[dict]) -> set[str]:
+    out: set[str] = set()
+    for event in events:
+        if event.get("event") == "place":
+            out.update(event["squares"].split(","))
+        elif event.get("event") == "warp":
+            out.update(event["to"].split(","))
+    return out
+
+
+def turn_steps(turns: list[dict], ply: int, total: int) -> dict:
+    """Stepping by turn: ``turns`` in order (``log.turns``, oldest first), each from its
+    ``first_ply`` to its last action ``ply``. The current turn holds ``ply``; a step back goes to
+    the end of the turn before it, a step on to the end of this turn (or the next one)."""
+    current = next((t for t in turns if t["first_ply"] <= ply <= t["ply"]), None)
+    index = turns.index(current) if current else -1
+    ends = [t["ply"] for t in turns]
+    before = [e for e in ends if e < ply]
+    after = [e for e in ends if e > ply]
+    if current is not None and ply < current["ply"]:
+        before = [e for e in ends if e < current["first_ply"]]
+    return {
+        "current": current["number"] if current else 0,
+        "count": len(turns),
+        "prev_turn": before[-1] if before else 0,
+        "next_turn": after[0] if after else total,
+        "index": index,
     }
 
 

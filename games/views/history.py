@@ -18,6 +18,7 @@ from games import engine, selectors, services
 from games.engine import record as engine_record
 from games.forms import RecordUploadForm
 from games.models import Game
+from games.presenters import log as move_log
 from games.presenters import replay as presenter
 
 UPLOAD_SESSION_KEY = "uploaded_record"
@@ -39,11 +40,17 @@ def replay(request, public_id):
     colour_seats = engine.table(state, None)["colour_seats"]
     labels = {s.index: s.label for s in game.seats.all()}
     final = engine.score(services.game_state(game)) if revealed else None
+    base_url = reverse("game_replay", kwargs={"public_id": game.public_id})
+    turns = _turns(
+        [(a.ply, a.seat, a.events) for a in actions], state, colour_seats, labels, base_url
+    )
     context = {
         "game": game,
         "position": presenter.position(data, colour_seats, ply, len(actions), revealed, labels),
         "moves": presenter.moves([(a.ply, a.payload, labels.get(a.seat, "")) for a in actions]),
-        "base_url": reverse("game_replay", kwargs={"public_id": game.public_id}),
+        "turns": turns,
+        "steps": presenter.turn_steps(turns, ply, len(actions)),
+        "base_url": base_url,
         "scores": presenter.scores(final, labels) if revealed else None,
         "can_export": revealed or seat is not None,
         "my_seat": seat,
@@ -103,7 +110,14 @@ def _uploaded_context(request, data: dict) -> dict:
         return {"upload_error": str(exc)}
     labels = {seat: f"Player {seat + 1}" for seat in range(state.players)}
     colour_seats = engine.table(state, None)["colour_seats"]
+    rows, step = [], engine_record.initial_state(data)
+    for i, action in enumerate(actions):  # the public events of each action, for the turns
+        step = engine.apply(step, action)
+        rows.append((i + 1, 0, engine.view(step, None)["events"]))
+    turns = _turns(rows, state, colour_seats, labels, reverse("replay_upload"))
     return {
+        "turns": turns,
+        "steps": presenter.turn_steps(turns, ply, len(actions)),
         "position": presenter.position(
             state.to_json(), colour_seats, ply, len(actions), True, labels
         ),
@@ -112,6 +126,21 @@ def _uploaded_context(request, data: dict) -> dict:
         "scores": presenter.scores(engine.score(final), labels),
         "uploaded": data,
     }
+
+
+def _turns(rows, state, colour_seats: dict, labels: dict, base_url: str) -> list[dict]:
+    """The game's turns, oldest first, as the game page's move log groups them."""
+    colour_labels = {
+        c: ("shared colour" if s is None else labels.get(s, "?")) for c, s in colour_seats.items()
+    }
+    log = move_log.turns(
+        rows,
+        classic=state.mode != "shuffle",
+        colour_labels=colour_labels,
+        mine=set(),
+        replay_url=base_url,
+    )
+    return log["turns"][::-1]
 
 
 def _render_replay(request, page: str, context: dict):

@@ -95,7 +95,7 @@ def test_the_replay_steps_from_the_start_to_the_current_move(client, duel, alice
     assert [r.status_code for r in (first, middle, last)] == [200, 200, 200]
     assert all(cell == "" for row in first.context["position"]["rows"] for cell in row["cells"])
     assert middle.context["position"]["ply"] == 6
-    assert "Action 6 of 12" in middle.content.decode()
+    assert "action 6 of 12" in middle.content.decode()
     assert "?ply=5" in middle.content.decode() and "?ply=7" in middle.content.decode()
     expected = state_at(duel, 6)
     assert board_of(middle) == expected.board_rows()
