@@ -42,3 +42,32 @@ def player_stats(user) -> PlayerStats:
         won=totals["won"],
         average_score=round(average, 1) if average is not None else None,
     )
+
+
+RECENT_GAMES = 10
+
+
+def recent_results(user, limit: int = RECENT_GAMES) -> list[dict]:
+    """The player's last finished games, newest first: when, mode, the others at the table,
+    their place and score (written once at the end, never re-scored here)."""
+    seats = (
+        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED, final_place__isnull=False)
+        .select_related("game")
+        .prefetch_related("game__seats__user")
+        .order_by("-game__finished_at", "-game__pk")[:limit]
+    )
+    out = []
+    for seat in seats:
+        game = seat.game
+        others = [s.label for s in game.seats.all() if s.pk != seat.pk]
+        out.append(
+            {
+                "game": game,
+                "when": game.finished_at or game.started_at,
+                "others": others,
+                "place": seat.final_place,
+                "score": seat.final_score,
+                "won": seat.final_place == 1,
+            }
+        )
+    return out

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import vacations
 from accounts.forms import SettingsForm
 from accounts.models import Block, User, blocked_ids
-from accounts.selectors import player_stats
+from accounts.selectors import player_stats, recent_results
 from games.emails import unsubscribe_user_id
 from games.ratings import player_ratings
 
@@ -22,6 +22,7 @@ def profile(request, username: str):
         {
             "player": player,
             "stats": player_stats(player),
+            "recent": recent_results(player),
             "ratings": player_ratings(player),
             "blocked": blocked,
         },

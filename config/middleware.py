@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import zoneinfo
+
 from django.http import HttpResponseBadRequest
+from django.utils import timezone
 
 
 class RefuseNulMiddleware:
@@ -30,3 +33,22 @@ class RefuseNulMiddleware:
                 if any("\x00" in value for value in values[1]) or "\x00" in values[0]:
                     return HttpResponseBadRequest("Malformed request: a NUL character.")
         return self.get_response(request)
+
+
+class UserTimeZoneMiddleware:
+    """Dates on the pages in the signed-in player's own time zone (their setting); UTC else."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        zone = getattr(user, "time_zone", "") if user is not None and user.is_authenticated else ""
+        try:
+            timezone.activate(zoneinfo.ZoneInfo(zone)) if zone else timezone.deactivate()
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            timezone.deactivate()
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

@@ -52,6 +52,11 @@ def my_games(user) -> dict[str, list[Game]]:
     mine = {s.game_id: s.index for g in games for s in g.seats.all() if s.user_id == user.pk}
     groups: dict[str, list[Game]] = {"your_turn": [], "waiting": [], "open": [], "finished": []}
     for game in games:
+        seats = list(game.seats.all())
+        own = next((s for s in seats if s.user_id == user.pk), None)
+        game.my_place = own.final_place if own is not None else None
+        game.winners = [s.label for s in seats if s.final_place == 1]
+        game.when = game.finished_at or game.started_at or game.created_at
         if game.status == Game.Status.ACTIVE:
             key = "your_turn" if game.to_move_seat == mine.get(game.pk) else "waiting"
             groups[key].append(game)
@@ -60,6 +65,7 @@ def my_games(user) -> dict[str, list[Game]]:
         else:
             groups["finished"].append(game)
     groups["your_turn"].sort(key=lambda g: g.turn_started_at or g.created_at)
+    groups["finished"].sort(key=lambda g: g.when, reverse=True)
     return groups
 
 
