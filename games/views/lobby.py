@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import engine, selectors, services
-from games.engine.cards import CARD_EFFECTS
+from games import selectors, services
 from games.forms import GameForm
 from games.models import Game, Seat
+from games.presenters import pictures
 
 YOUR_TURN_ON_HOME = 5
 
@@ -48,15 +48,12 @@ def _lobby_row(game: Game, user) -> dict:
 
 @require_GET
 def help_page(request):
-    cards = [
-        {
-            "name": engine.CARD_NAMES[kind],
-            "effect": CARD_EFFECTS[kind],
-            "count": engine.DEFAULT_RECIPE.get(kind, 0),
-        }
-        for kind in engine.CARD_KINDS
-    ]
-    return render(request, "help.html", {"cards": cards})
+    context = {
+        "cards": pictures.cards(),
+        "pieces": pictures.pieces(),
+        "example": pictures.example_turn(),
+    }
+    return render(request, "help.html", context)
 
 
 @login_required
