@@ -55,6 +55,7 @@ def my_games(user) -> dict[str, list[Game]]:
         seats = list(game.seats.all())
         own = next((s for s in seats if s.user_id == user.pk), None)
         game.my_place = own.final_place if own is not None else None
+        game.invited = own is not None and own.kind == Seat.Kind.INVITED
         game.winners = [s.label for s in seats if s.final_place == 1]
         game.when = game.finished_at or game.started_at or game.created_at
         if game.status == Game.Status.ACTIVE:

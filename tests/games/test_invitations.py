@@ -95,3 +95,13 @@ def test_the_creator_lands_on_the_invite_link_with_a_copy_button(alice, bob, car
     assert 'data-copy="#invite-url"' in creator and "js/copy" in creator
     assert game.invite_token not in invited  # only the seated players get the link to pass on
     assert client_for(carol).get(page_url(game)).status_code == 404  # a private game
+
+
+def test_my_games_offers_accept_and_decline_to_the_invited(alice, bob):
+    game = invite_bob(alice)
+
+    content = client_for(bob).get(reverse("my_games")).content.decode()
+
+    item = content[content.index(f'data-game="{game.public_id}"') :]
+    assert "Accept the invitation" in item and ">Decline</button>" in item
+    assert f'action="{reverse("game_join", args=[game.public_id])}"' in item
