@@ -179,3 +179,59 @@ def test_an_invitation_by_email_and_accept_from_the_lobby(site, browser, alice, 
     page.wait_for_selector("#game .board-svg")
     assert site.call(lambda: Game.objects.get(pk=game.pk).status) == Game.Status.ACTIVE
     context.close()
+
+
+def test_confirm_and_undo_by_keyboard_and_by_touch(site, browser, alice, screenshots):
+    def new():
+        return services.game_create(
+            creator=alice,
+            mode="classic",
+            players=2,
+            seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        )
+
+    # The keyboard: Enter puts the piece down, Escape takes it back, Enter twice sends it.
+    game = site.call(new)
+    context, page = page_for(browser, site, alice, f"{site.url}/games/{game.public_id}/")
+    page.wait_for_selector(".tray-piece")
+    page.locator(".tray-piece[data-piece='1']").focus()
+    page.keyboard.press("Enter")  # picks the piece up; the focus goes to the board
+    status = page.locator(".board-status")
+    page.keyboard.press("Enter")
+    assert "Enter again" in status.inner_text()
+    page.keyboard.press("Escape")
+    assert "Undone" in status.inner_text()
+    assert site.call(lambda: Game.objects.get(pk=game.pk).ply) == 0
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => +document.querySelector('#game').dataset.ply >= 1")
+    context.close()
+
+    # Touch: a tap puts it down, Undo takes it back, two taps on one square send it.
+    game = site.call(new)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
+    from tests.e2e.test_live_page import session_of
+
+    context.add_cookies([{"name": "sessionid", "value": session_of(site, alice), "url": site.url}])
+    page = context.new_page()
+    page.goto(f"{site.url}/games/{game.public_id}/")
+    page.wait_for_selector(".tray-piece")
+    page.locator(".tray-piece[data-piece='1']").tap()
+    board = page.locator(".board-svg")
+    board.scroll_into_view_if_needed()
+    box = board.bounding_box()
+    corner = (box["x"] + (9 + 5) * box["width"] / 211, box["y"] + (1 + 195) * box["height"] / 210)
+    page.touchscreen.tap(*corner)  # a1's centre
+    assert "Tap again" in page.locator(".board-status").inner_text()
+    page.get_by_role("button", name="Undo").tap()
+    assert site.call(lambda: Game.objects.get(pk=game.pk).ply) == 0
+    board.scroll_into_view_if_needed()  # tapping Undo may have scrolled the page
+    box = board.bounding_box()
+    corner = (box["x"] + (9 + 5) * box["width"] / 211, box["y"] + (1 + 195) * box["height"] / 210)
+    page.touchscreen.tap(*corner)
+    page.touchscreen.tap(*corner)
+    page.wait_for_function("() => +document.querySelector('#game').dataset.ply >= 1")
+    assert site.call(lambda: Game.objects.get(pk=game.pk).actions.first().payload) == {
+        "place": "a1"
+    }
+    context.close()

@@ -154,6 +154,11 @@ def test_a_whole_game_against_the_computer_never_shows_a_stale_decision(
     assert page.get_by_role("button", name="Rematch").is_visible()
     page.screenshot(path=str(screenshots / "live-whole-game-end.png"))
     shown = page.evaluate("() => window.__shown")
+    page.get_by_role("button", name="Rematch").click()  # one click: the same seats, a new game
+    page.wait_for_url(lambda url: game.public_id not in url)
+    page.wait_for_selector("#game .board-svg")
+    rematch = site.call(lambda: Game.objects.get(rematch_of_id=game.pk))
+    assert rematch.public_id in page.url and rematch.mode == game.mode
     context.close()
 
     assert decisions > 30
