@@ -70,6 +70,12 @@ def my_games(user) -> dict[str, list[Game]]:
     return groups
 
 
+def game_by_public_id(public_id: str) -> Game | None:
+    """The game, visible or not: for answering an invitation, which checks the seat itself
+    (services.invitation_accept/decline) and says the same for a missing game."""
+    return Game.objects.filter(public_id=public_id).select_related("created_by").first()
+
+
 def invitations(user) -> list[Game]:
     """Games not started yet where ``user`` holds an invitation: the lobby's notices."""
     return list(
