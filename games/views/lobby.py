@@ -174,7 +174,8 @@ def invitation_decline(request, public_id):
     except services.GameError as exc:
         return _refused(request, exc, _invitation_back(request, game))
     messages.success(request, f"You declined {game.created_by}'s invitation.")
-    return _go(request, _invitation_back(request, game))
+    # Nothing left to do on the game's page: back to the list the player answered from.
+    return _go(request, reverse("my_games" if request.POST.get("back") == "mine" else "home"))
 
 
 def _invitation_back(request, game: Game | None) -> str:
