@@ -7,7 +7,8 @@ and sends nothing; a failed send releases the claim so that the retry may try ag
 
 Kinds: "turn" (it became your turn), "reminder" (your turn has waited ``reminder_hours``),
 "timeout" (the computer played your overdue turn), "takeover" (after three timeouts in a row the
-computer plays a seat for the rest of the game: told to everyone seated).
+computer plays a seat for the rest of the game: told to everyone seated), "invite" (a seat in a
+game not started yet awaits your answer: ``tasks.send_invite_email`` calls ``invite``).
 """
 
 from __future__ import annotations
@@ -151,6 +152,15 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
         status=TurnNotice.Status.SENT, sent_at=timezone.now()
     )
     return "sent"
+
+
+INVITE_PLY = 0  # an invitation is about the game before its first action
+
+
+def invite(*, game_id: int, user_id: int) -> str:
+    """The invitation email: sent even if the player is on the site (the lobby notice may go
+    unseen), unless their preferences say "never"; not once they have accepted or declined."""
+    return deliver(game_id=game_id, ply=INVITE_PLY, user_id=user_id, kind=Kind.INVITE)
 
 
 # -- the message ----------------------------------------------------------------------------

@@ -48,7 +48,9 @@ def game_view(game: Game, seat: Seat | None) -> dict | None:
 
 def my_games(user) -> dict[str, list[Game]]:
     """The viewer's games: their turn first, then waiting for others, then open, then finished."""
-    games = list(Game.objects.for_user(user).prefetch_related("seats__user"))
+    games = list(
+        Game.objects.for_user(user).select_related("created_by").prefetch_related("seats__user")
+    )
     mine = {s.game_id: s.index for g in games for s in g.seats.all() if s.user_id == user.pk}
     groups: dict[str, list[Game]] = {"your_turn": [], "waiting": [], "open": [], "finished": []}
     for game in games:
@@ -58,6 +60,9 @@ def my_games(user) -> dict[str, list[Game]]:
         game.invited = own is not None and own.kind == Seat.Kind.INVITED
         game.winners = [s.label for s in seats if s.final_place == 1]
         game.when = game.finished_at or game.started_at or game.created_at
+        game.when_label = (
+            "Finished" if game.finished_at else "Started" if game.started_at else "Created"
+        )
         if game.status == Game.Status.ACTIVE:
             key = "your_turn" if game.to_move_seat == mine.get(game.pk) else "waiting"
             groups[key].append(game)
@@ -68,6 +73,12 @@ def my_games(user) -> dict[str, list[Game]]:
     groups["your_turn"].sort(key=lambda g: g.turn_started_at or g.created_at)
     groups["finished"].sort(key=lambda g: g.when, reverse=True)
     return groups
+
+
+def game_by_public_id(public_id: str) -> Game | None:
+    """The game, visible or not: for answering an invitation, which checks the seat itself
+    (services.invitation_accept/decline) and says the same for a missing game."""
+    return Game.objects.filter(public_id=public_id).select_related("created_by").first()
 
 
 def invitations(user) -> list[Game]:

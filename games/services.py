@@ -146,16 +146,15 @@ def game_create(
 
 def _invitations_sent(game: Game, user_ids: list[int]) -> None:
     """After commit: each invited player gets an email (as their preferences say: "never"
-    silences it) and, if on the site, a notice on whatever page they are on."""
+    silences it) and, if on the site, a notice on whatever page they are on. The lobby lists
+    the invitation too (selectors.invitations), with Accept and Decline."""
     from games import notifications
-    from games.tasks import send_turn_email
+    from games.tasks import send_invite_email
 
     game_id, public_id = game.pk, game.public_id
     title = f"{game.created_by} invites you to a game"
     for user_id in user_ids:
-        transaction.on_commit(
-            lambda u=user_id: send_turn_email.delay(game_id, 0, u, "invite"), robust=True
-        )
+        transaction.on_commit(lambda u=user_id: send_invite_email.delay(game_id, u), robust=True)
         transaction.on_commit(
             lambda u=user_id: notifications.your_turn(u, public_id, title), robust=True
         )
@@ -270,6 +269,68 @@ def game_leave(*, game: Game, user) -> None:
         seat.user, seat.joined_at = None, None
         seat.save()
         _seats_changed(game)
+
+
+def _invitation_held(game: Game, user) -> Seat:
+    """The seat ``user`` is still invited to in the locked ``game``, or a refusal that says why.
+
+    Someone never invited hears the same as for a game that does not exist, whatever the game's
+    state: a private game's existence is not given away."""
+    seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+    if seat is None:
+        raise NotAllowed("you have no invitation to this game (any more)")
+    if game.status == Game.Status.ABORTED:
+        raise Conflict("this invitation is no longer open: the game was cancelled")
+    if seat.kind == Seat.Kind.HUMAN:
+        raise Conflict("you have already accepted this invitation")
+    if game.status != Game.Status.OPEN or seat.kind != Seat.Kind.INVITED:
+        raise Conflict("this invitation is no longer open: the game has started")
+    return seat
+
+
+def invitation_accept(*, game: Game, user) -> Seat:
+    """Take the seat ``user`` was invited to (game_join), and tell the creator.
+
+    Only the invitation: a stale Accept (declined in another tab, the game cancelled or
+    started) is refused and changes nothing, rather than taking some other open seat."""
+    from games import notifications
+
+    with transaction.atomic():
+        game = _locked(game)
+        _invitation_held(game, user)
+        seat = game_join(game=game, user=user)
+        creator_id, public_id = game.created_by_id, game.public_id
+        title = f"{user} accepted your invitation"
+        transaction.on_commit(
+            lambda: notifications.your_turn(creator_id, public_id, title), robust=True
+        )
+    return seat
+
+
+def invitation_decline(*, game: Game, user) -> None:
+    """Decline an invitation: the seat becomes a seat for the game's invite link.
+
+    Not an open seat, and the game is not cancelled: the creator chose whom to play with, so
+    the seat stays theirs to fill. They can pass the invite link (shown on the game's page with
+    a Copy button) to someone else, or cancel the game. The creator sees the decline at once: a
+    notice on whatever page they are on, and the seats of the game's page refreshed, where the
+    invited name gives way to "Seat for the invite link". A stale Decline (accepted meanwhile,
+    declined already, the game started or cancelled) is refused and changes nothing: it never
+    takes a player out of a game they accepted.
+    """
+    from games import notifications
+
+    with transaction.atomic():
+        game = _locked(game)
+        seat = _invitation_held(game, user)
+        seat.kind, seat.user, seat.joined_at = Seat.Kind.LINK, None, None
+        seat.save(update_fields=["kind", "user", "joined_at"])
+        _seats_changed(game)
+        creator_id, public_id = game.created_by_id, game.public_id
+        title = f"{user} declined your invitation: their seat is now for the invite link"
+        transaction.on_commit(
+            lambda: notifications.your_turn(creator_id, public_id, title), robust=True
+        )
 
 
 def _seats_changed(game: Game) -> None:

@@ -54,6 +54,19 @@ def send_turn_email(
     retry_backoff=True,
     max_retries=5,
 )
+def send_invite_email(game_id: int, user_id: int) -> str:
+    """Email an invited player (see games.emails.invite); at most once, and not once they
+    have answered or the game has started or been cancelled."""
+    return emails.invite(game_id=game_id, user_id=user_id)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(smtplib.SMTPException, OSError),
+    retry_backoff=True,
+    max_retries=5,
+)
 def send_digest(user_id: int, day: str) -> str:
     """The daily digest for the player's local date ``day`` (see games.digests); at most once."""
     return digests.deliver(user_id=user_id, day=day)

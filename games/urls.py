@@ -11,6 +11,16 @@ urlpatterns = [
     path("games/<str:public_id>/join/", lobby.game_join, name="game_join"),
     path("games/<str:public_id>/leave/", lobby.game_leave, name="game_leave"),
     path("games/<str:public_id>/invite/<str:token>/", lobby.invite, name="game_invite"),
+    path(
+        "games/<str:public_id>/invitation/accept/",
+        lobby.invitation_accept,
+        name="invitation_accept",
+    ),
+    path(
+        "games/<str:public_id>/invitation/decline/",
+        lobby.invitation_decline,
+        name="invitation_decline",
+    ),
     path("games/<str:public_id>/panel/", game.panel, name="game_panel"),
     path("games/<str:public_id>/act/", game.act, name="game_act"),
     path("games/<str:public_id>/rematch/", rematch.rematch, name="game_rematch"),

@@ -34,7 +34,7 @@ def joining(game: Game, seats: dict[int, Seat], seat: Seat | None, user, token: 
         }
         for index, s in sorted(seats.items())
     ]
-    can_join = False
+    can_join = invited = False
     if user.is_authenticated and seat is None and game.status == Game.Status.OPEN:
         kinds = {s.kind for s in seats.values()}
         invited = any(s.kind == Seat.Kind.INVITED and s.user_id == user.pk for s in seats.values())
@@ -49,6 +49,7 @@ def joining(game: Game, seats: dict[int, Seat], seat: Seat | None, user, token: 
         "seat_rows": rows,
         "missing": sum(1 for row in rows if row["missing"]),
         "can_join": can_join,
+        "invited": invited,  # the viewer holds an invitation here: Accept or Decline
         "can_leave": seat is not None and game.status == Game.Status.OPEN,
         "is_creator": user.is_authenticated and user.pk == game.created_by_id,
     }

@@ -1,4 +1,5 @@
-"""Lobby: home (open games), create, join, leave, invite link, my games, help."""
+"""Lobby: home (open games, invitations), create, join, leave, accept or decline an invitation,
+invite link, my games, help."""
 
 from __future__ import annotations
 
@@ -138,6 +139,59 @@ def game_leave(request, public_id):
     except Http404:
         return _go(request, reverse("my_games"))
     return _go(request, _game_url(game))
+
+
+# Where Decline (or a refused Accept) sends the player back to: the page the button was on.
+INVITATION_BACK = {"home": "home", "mine": "my_games", "game": "game"}
+
+
+@login_required
+@require_POST
+def invitation_accept(request, public_id):
+    """Accept (lobby notice, My games, the game's page, the email's link): take the seat."""
+    game = selectors.game_by_public_id(public_id)
+    try:
+        if game is None:
+            raise services.NotAllowed("you have no invitation to this game (any more)")
+        seat = services.invitation_accept(game=game, user=request.user)
+    except services.GameError as exc:
+        return _refused(request, exc, _invitation_back(request, game))
+    game.refresh_from_db(fields=["status"])
+    started = " The game has started." if game.status == Game.Status.ACTIVE else ""
+    messages.success(request, f"You accepted and took seat {seat.index + 1}.{started}")
+    return _go(request, _game_url(game))
+
+
+@login_required
+@require_POST
+def invitation_decline(request, public_id):
+    """Decline: the seat goes to the invite link (services.invitation_decline says why)."""
+    game = selectors.game_by_public_id(public_id)
+    try:
+        if game is None:
+            raise services.NotAllowed("you have no invitation to this game (any more)")
+        services.invitation_decline(game=game, user=request.user)
+    except services.GameError as exc:
+        return _refused(request, exc, _invitation_back(request, game))
+    messages.success(request, f"You declined {game.created_by}'s invitation.")
+    # Nothing left to do on the game's page: back to the list the player answered from.
+    return _go(request, reverse("my_games" if request.POST.get("back") == "mine" else "home"))
+
+
+def _invitation_back(request, game: Game | None) -> str:
+    """The page the button was on; the lobby instead of a game no longer theirs to see (a
+    private game once declined)."""
+    name = INVITATION_BACK.get(request.POST.get("back", ""), "home")
+    if name != "game":
+        return reverse(name)
+    if game is not None:
+        try:
+            selectors.game_for_viewer(game.public_id, request.user)
+        except Http404:
+            pass
+        else:
+            return _game_url(game)
+    return reverse("home")
 
 
 @login_required

@@ -3,6 +3,9 @@ Accept and Decline, and the invite link with a copy button on the creator's page
 
 from __future__ import annotations
 
+from unittest import mock
+
+import pytest
 from django.core import mail
 from django.urls import reverse
 
@@ -21,6 +24,30 @@ def invite_bob(alice, **kwargs) -> Game:
         seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
         **kwargs,
     )
+
+
+def invite_bob_and_carol(alice, **kwargs) -> Game:
+    """A 3-player game: it stays open after bob accepts (carol has not answered)."""
+    return services.game_create(
+        creator=alice,
+        mode="classic",
+        players=3,
+        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")]
+        + [SeatSpec("invite", username="carol")],
+        **kwargs,
+    )
+
+
+def accept_url(game) -> str:
+    return reverse("invitation_accept", args=[game.public_id])
+
+
+def decline_url(game) -> str:
+    return reverse("invitation_decline", args=[game.public_id])
+
+
+def seats_of(game) -> list[tuple[str, int | None]]:
+    return [(s.kind, s.user_id) for s in Seat.objects.filter(game=game).order_by("index")]
 
 
 def test_the_invited_player_gets_an_email(alice, bob, verified, on_commit):
@@ -52,15 +79,15 @@ def test_the_lobby_shows_the_invitation_with_accept_and_decline(alice, bob, caro
     others = client_for(carol).get(reverse("home")).content.decode()
 
     assert '<section class="invitations"' in home and '<section class="invitations"' not in others
-    assert "<strong>alice</strong> invites you to" in home and "1 hour per move" in home
-    assert f'action="{reverse("game_join", args=[game.public_id])}"' in home
-    assert f'action="{reverse("game_leave", args=[game.public_id])}"' in home
+    assert "<strong>alice</strong> invites you" in home and "1 hour per move" in home
+    assert f'action="{accept_url(game)}"' in home and f'action="{decline_url(game)}"' in home
+    assert 'name="csrfmiddlewaretoken"' in home
 
 
 def test_accept_takes_the_seat_and_starts_the_game(alice, bob):
     game = invite_bob(alice)
 
-    response = client_for(bob).post(reverse("game_join", args=[game.public_id]))
+    response = client_for(bob).post(accept_url(game), {"back": "home"})
 
     game.refresh_from_db()
     assert response.status_code == 302 and response["Location"] == page_url(game)
@@ -72,9 +99,7 @@ def test_accept_takes_the_seat_and_starts_the_game(alice, bob):
 def test_decline_frees_the_seat_for_the_invite_link_and_says_so(alice, bob):
     game = invite_bob(alice)
 
-    response = client_for(bob).post(
-        reverse("game_leave", args=[game.public_id]), {"back": "lobby"}, follow=True
-    )
+    response = client_for(bob).post(decline_url(game), {"back": "home"}, follow=True)
 
     seat = game.seats.get(index=1)
     assert seat.kind == Seat.Kind.LINK and seat.user is None  # the creator can pass the link on
@@ -104,4 +129,158 @@ def test_my_games_offers_accept_and_decline_to_the_invited(alice, bob):
 
     item = content[content.index(f'data-game="{game.public_id}"') :]
     assert "Accept the invitation" in item and ">Decline</button>" in item
-    assert f'action="{reverse("game_join", args=[game.public_id])}"' in item
+    assert f'action="{accept_url(game)}"' in item and f'action="{decline_url(game)}"' in item
+    assert 'name="back" value="mine"' in item
+
+
+def test_the_email_task_is_queued_on_commit_only(
+    alice, bob, carol, django_capture_on_commit_callbacks
+):
+    with mock.patch("games.tasks.send_invite_email.delay") as delay:
+        with django_capture_on_commit_callbacks() as queued:
+            game = invite_bob_and_carol(alice)
+        assert not delay.called  # nothing leaves before the commit
+        for callback in queued:
+            callback()
+        with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.GameError):
+            services.game_create(  # refused: no game, no email
+                creator=alice,
+                mode="shuffle",
+                players=2,
+                seats=[SeatSpec("me"), SeatSpec("invite", username="nobody")],
+            )
+
+    assert sorted(c.args for c in delay.call_args_list) == [(game.pk, bob.pk), (game.pk, carol.pk)]
+
+
+def test_no_email_once_the_invitation_is_answered(alice, bob, verified):
+    from games import emails
+
+    verified(bob)
+    game = invite_bob(alice)
+    client_for(bob).post(decline_url(game))
+
+    assert emails.invite(game_id=game.pk, user_id=bob.pk) == "gone"
+    assert not mail.outbox
+
+
+def test_the_game_page_offers_accept_and_decline_to_the_invited(alice, bob):
+    game = invite_bob(alice)
+
+    page = client_for(bob).get(page_url(game)).content.decode()
+    seats = page[page.index('<section class="seats"') :]
+
+    assert f'action="{accept_url(game)}"' in seats and f'action="{decline_url(game)}"' in seats
+    assert "Take a seat" not in seats  # the invitation, not a generic join
+
+
+def test_accept_from_the_game_page_lands_in_the_started_game(alice, bob):
+    game = invite_bob(alice)
+
+    response = client_for(bob).post(accept_url(game), {"back": "game"}, follow=True)
+
+    assert response.redirect_chain[-1][0] == page_url(game)
+    assert "You accepted and took seat 2. The game has started." in response.content.decode()
+
+
+def test_decline_tells_the_creator_and_refreshes_the_waiting_room(alice, bob, on_commit):
+    game = invite_bob(alice)
+
+    with (
+        mock.patch("games.notifications.your_turn") as toast,
+        mock.patch("games.notifications.seats_changed") as seats_changed,
+        on_commit(),
+    ):
+        client_for(bob).post(decline_url(game))
+
+    news = "bob declined your invitation: their seat is now for the invite link"
+    toast.assert_called_once_with(alice.pk, game.public_id, news)
+    seats_changed.assert_called_once_with(game.public_id)
+
+
+def test_accept_tells_the_creator(alice, bob, carol, on_commit):
+    game = invite_bob_and_carol(alice)
+
+    with mock.patch("games.notifications.your_turn") as toast, on_commit():
+        client_for(bob).post(accept_url(game))
+
+    toast.assert_any_call(alice.pk, game.public_id, "bob accepted your invitation")
+
+
+def test_a_stale_decline_never_takes_an_accepted_player_out(alice, bob, carol):
+    game = invite_bob_and_carol(alice)
+    client_for(bob).post(accept_url(game))  # in one tab
+    before = seats_of(game)
+
+    response = client_for(bob).post(decline_url(game), {"back": "home"}, follow=True)
+
+    assert seats_of(game) == before and before[1] == (Seat.Kind.HUMAN, bob.pk)
+    assert "you have already accepted this invitation" in response.content.decode()
+    assert response.redirect_chain[-1][0] == reverse("home")
+
+
+def test_a_stale_accept_takes_no_other_seat(alice, bob):
+    # A public game with an open seat: declined in one tab, Accept in another must not join.
+    game = services.game_create(
+        creator=alice,
+        mode="classic",
+        players=3,
+        seats=[SeatSpec("me"), SeatSpec("invite", username="bob"), SeatSpec("open")],
+    )
+    client_for(bob).post(decline_url(game))
+    before = seats_of(game)
+
+    response = client_for(bob).post(accept_url(game), {"back": "mine"}, follow=True)
+
+    assert seats_of(game) == before and bob.pk not in [u for _, u in before]
+    assert "you have no invitation to this game (any more)" in response.content.decode()
+    assert response.redirect_chain[-1][0] == reverse("my_games")
+
+
+def test_answers_to_a_cancelled_game_are_refused(alice, bob):
+    game = invite_bob(alice)
+    client_for(alice).post(reverse("game_leave", args=[game.public_id]))  # she cancels
+    before = seats_of(game)
+
+    for url in (accept_url(game), decline_url(game)):
+        response = client_for(bob).post(url, follow=True)
+        assert "the game was cancelled" in response.content.decode()
+    assert seats_of(game) == before
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
+
+
+def test_strangers_and_unknown_games_hear_the_same(alice, bob, carol):
+    private = invite_bob(alice, visibility=Game.Visibility.PRIVATE)
+    before = seats_of(private)
+
+    stranger = client_for(carol).post(accept_url(private), follow=True).content.decode()
+    unknown = (
+        client_for(carol)
+        .post(reverse("invitation_decline", args=["no-such-game"]), follow=True)
+        .content.decode()
+    )
+
+    refusal = "you have no invitation to this game (any more)"
+    assert refusal in stranger and refusal in unknown  # a private game is not given away
+    assert seats_of(private) == before
+
+
+def test_answers_need_a_post_with_csrf_and_a_login(alice, bob):
+    game = invite_bob(alice)
+    strict = client_for(bob)
+    strict.handler.enforce_csrf_checks = True
+
+    assert client_for(bob).get(accept_url(game)).status_code == 405
+    assert strict.post(decline_url(game)).status_code == 403  # no CSRF token
+    assert client_for(None).post(accept_url(game)).status_code == 302  # to the login page
+    assert seats_of(game)[1] == (Seat.Kind.INVITED, bob.pk)
+
+
+def test_an_htmx_refusal_is_the_reason_inline(alice, bob):
+    game = invite_bob(alice)
+    client_for(bob).post(decline_url(game))
+
+    response = client_for(bob).post(decline_url(game), headers={"HX-Request": "true"})
+
+    assert response.status_code == 403
+    assert "you have no invitation to this game (any more)" in response.content.decode()

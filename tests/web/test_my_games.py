@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
 from games import ratings, services
 from games.models import Game
+from games.services import SeatSpec
 from tests.games.test_game_table import finished
 from tests.games.test_play import client_for
 
@@ -37,3 +40,63 @@ def test_the_profile_lists_recent_games_with_results(duel, alice, bob):
     recent = page[page.index('<section class="recent-games"') :]
     assert "Blokus Shuffle: UNO Edition" in recent and "alice" in recent
     assert "2 of 2" in recent and "<td>-5</td>" in recent  # R8.4: the I5 left in yellow
+
+
+def games_of_every_kind(alice, bob, carol) -> None:
+    """Finished, in play against computers, open with a link seat, and an invitation."""
+    duel = services.game_create(
+        creator=alice, mode="shuffle", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+    )
+    services.game_join(game=duel, user=bob)
+    finished(duel)
+    ratings.record_results(duel, services.game_state(duel))
+    services.game_create(
+        creator=alice,
+        mode="classic",
+        players=4,
+        seats=[SeatSpec("me")] + [SeatSpec("ai", level=level) for level in LEVELS],
+    )
+    services.game_create(
+        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("link")]
+    )
+    services.game_create(
+        creator=carol,
+        mode="classic",
+        players=3,
+        seats=[SeatSpec("me"), SeatSpec("invite", username="alice"), SeatSpec("open")],
+    )
+
+
+LEVELS = ("casual", "expert", "beginner")
+
+
+def test_my_games_names_computers_by_colour_and_gives_each_game_an_action(alice, bob, carol):
+    games_of_every_kind(alice, bob, carol)
+
+    page = client_for(alice).get(reverse("my_games")).content.decode()
+
+    assert "Computer - Yellow (Casual)" in page and "Computer - Red (Expert)" in page
+    assert page.count(">Replay</a>") == 1 and page.count(">Play</a>") == 1
+    assert ">Open</a>" in page  # the open game she created
+    assert "carol invites you" in page and "Accept the invitation" in page
+    assert "Finished" in page and "Started" in page and "Created" in page
+
+
+def test_my_games_and_the_profile_take_a_fixed_number_of_queries(alice, bob, carol, dave):
+    # No N+1: the seats (and their players) come in one prefetch, however many games.
+    client = client_for(alice)
+
+    def queries() -> list[int]:
+        counts = []
+        for url in (reverse("my_games"), reverse("profile", args=["alice"])):
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url).status_code == 200
+            counts.append(len(captured))
+        return counts
+
+    games_of_every_kind(alice, bob, carol)
+    few = queries()
+    for _ in range(3):
+        games_of_every_kind(alice, bob, dave)
+
+    assert queries() == few, "more games, more queries"
