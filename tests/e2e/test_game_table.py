@@ -152,35 +152,6 @@ def test_a_placement_is_sent_only_when_confirmed_and_undo_takes_it_back(
     context.close()
 
 
-def test_an_invitation_by_email_and_accept_from_the_lobby(site, browser, alice, bob, screenshots):
-    from allauth.account.models import EmailAddress
-    from django.core import mail
-
-    def invite():
-        EmailAddress.objects.create(user=bob, email=bob.email, verified=True, primary=True)
-        return services.game_create(
-            creator=alice,
-            mode="shuffle",
-            players=2,
-            seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
-        )
-
-    game = site.call(invite)
-    site.daphne.settle()
-    [message] = [m for m in mail.outbox if m.to == [bob.email]]
-    assert "alice invites you" in message.subject
-
-    context, page = page_for(browser, site, bob, f"{site.url}/", viewport=PHONE)
-    notice = page.locator(".invitation")
-    assert "alice" in notice.inner_text()
-    page.screenshot(path=str(screenshots / "lobby-invitation-360.png"), full_page=True)
-    notice.get_by_role("button", name="Accept").click()
-    page.wait_for_url(f"{site.url}/games/{game.public_id}/")
-    page.wait_for_selector("#game .board-svg")
-    assert site.call(lambda: Game.objects.get(pk=game.pk).status) == Game.Status.ACTIVE
-    context.close()
-
-
 def test_confirm_and_undo_by_keyboard_and_by_touch(site, browser, alice, screenshots):
     def new():
         return services.game_create(
