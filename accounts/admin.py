@@ -2,7 +2,6 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import Block, User
-from games.admin import ReasonActionForm, deactivate_users
 
 
 @admin.register(User)
@@ -14,9 +13,8 @@ class BlokusUserAdmin(UserAdmin):
     )
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
-    # Deactivation goes through games.services.user_deactivate, which logs who, when and why.
-    actions = [deactivate_users]
-    action_form = ReasonActionForm
+    # Its "deactivate" action (with a logged reason) comes from games.admin: deactivation goes
+    # through games.services.user_deactivate, which logs who, when and why.
 
 
 @admin.register(Block)

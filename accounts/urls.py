@@ -3,7 +3,6 @@ from django.urls import path
 from accounts import views
 
 urlpatterns = [
-    path("players/<str:username>/", views.profile, name="profile"),
     path("players/<str:username>/block/", views.block, name="block"),
     path("settings/", views.settings_page, name="settings"),
     path("settings/vacation/", views.vacation, name="vacation"),

@@ -7,26 +7,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import vacations
 from accounts.forms import SettingsForm
-from accounts.models import Block, User, blocked_ids
-from accounts.selectors import player_stats, recent_results
-from games.emails import unsubscribe_user_id
-from games.ratings import player_ratings
-
-
-def profile(request, username: str):
-    player = get_object_or_404(User, username=username, is_active=True)
-    blocked = request.user.is_authenticated and player.pk in blocked_ids(request.user)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "player": player,
-            "stats": player_stats(player),
-            "recent": recent_results(player),
-            "ratings": player_ratings(player),
-            "blocked": blocked,
-        },
-    )
+from accounts.models import Block, User
+from accounts.tokens import unsubscribe_user_id
 
 
 @login_required

@@ -18,6 +18,7 @@ from django.db.models import Case, Value, When
 from django.urls import reverse
 from django.utils.html import format_html
 
+from accounts.admin import BlokusUserAdmin
 from games import services
 from games.models import Action, ChatMessage, Game, ModerationLog, Report, Seat
 from games.services import GameError
@@ -396,3 +397,9 @@ class ModerationLogAdmin(ModerationAdmin):
     fields = list_display
     readonly_fields = fields
     actions = None
+
+
+# The User admin (accounts) gets its moderation action here, so that accounts imports nothing
+# from games: deactivation needs a logged reason like every other moderation action.
+BlokusUserAdmin.actions = [deactivate_users]
+BlokusUserAdmin.action_form = ReasonActionForm

@@ -17,26 +17,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
+from games import jobs
 from games.models import Action, Game, Seat, TurnNotice
 
 logger = logging.getLogger(__name__)
-
-
-def turn_start_ply(game_id: int, seat_index: int) -> int:
-    """The ply at which ``seat_index``'s current turn began: the last action of another seat.
-
-    The move clock (``Game.turn_started_at``) restarts exactly there, when another seat hands
-    over control; a seat that plays several decisions in a row (card, colour, placement, or a
-    second colour after a Skip) is still on the same turn. 0 before the first action.
-    """
-    last = (
-        Action.objects.filter(game_id=game_id)
-        .exclude(seat=seat_index)
-        .order_by("-ply")
-        .values_list("ply", flat=True)
-        .first()
-    )
-    return last or 0
 
 
 def _turn_start_subquery():
@@ -147,11 +131,9 @@ def stalled_computer_turns(now: datetime) -> list[tuple[int, int]]:
 
 def sweep(now: datetime | None = None) -> int:
     """Queue the computer turns that lost their task again (each is a no-op if played since)."""
-    from games.tasks import ai_play
-
     stalled = stalled_computer_turns(now or timezone.now())
     for game_id, ply in stalled:
-        _queue(ai_play, game_id, ply)
+        _queue("ai_play", game_id, ply)
     return len(stalled)
 
 
@@ -159,27 +141,26 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     """Queue the reminders due and the overdue turns; returns how many of each."""
     from games import clock
     from games.digests import digests_due
-    from games.tasks import ai_play, play_overdue_turn, send_digest, send_turn_email
 
     now = now or timezone.now()
     reminders = clock.reminders_running(reminders_due(now), now)
     for game_id, ply, user_id in reminders:
-        _queue(send_turn_email, game_id, ply, user_id, "reminder")
+        _queue("send_turn_email", game_id, ply, user_id, "reminder")
     overdue = clock.overdue_running(overdue_turns(now), now)
     for game_id, ply, by_computer in overdue:
         # A computer seat this late lost its ai_play task (a worker died, the broker forgot
         # it): queue it again. A human seat's turn is played for them (services.turn_timeout).
-        _queue(ai_play if by_computer else play_overdue_turn, game_id, ply)
+        _queue("ai_play" if by_computer else "play_overdue_turn", game_id, ply)
     digests = digests_due(now)
     for user_id, day in digests:
-        _queue(send_digest, user_id, day)
+        _queue("send_digest", user_id, day)
     return {"reminders": len(reminders), "overdue": len(overdue), "digests": len(digests)}
 
 
-def _queue(task, *args) -> None:
+def _queue(name: str, *args) -> None:
     # One failing item (an eager task that raised, a broker hiccup) must not stop the scan:
     # the next scan, a minute later, finds whatever it left undone.
     try:
-        task.delay(*args)
+        jobs.queue(name, *args)
     except Exception:
-        logger.exception("deadline scan: %s%r failed", task.name, args)
+        logger.exception("deadline scan: %s%r failed", name, args)

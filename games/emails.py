@@ -19,7 +19,6 @@ from email.headerregistry import BaseHeader, UnstructuredHeader
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
-from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import F, Q
 from django.template.loader import render_to_string
@@ -27,9 +26,10 @@ from django.urls import reverse
 from django.utils import dateformat, timezone
 
 from accounts.models import User
-from games import clock, notifications, services
-from games.deadlines import turn_start_ply
+from accounts.tokens import unsubscribe_token, unsubscribe_user_id  # noqa: F401  (re-exported)
+from games import clock, notifications
 from games.models import Game, Seat, TurnNotice
+from games.turns import TIMEOUTS_BEFORE_TAKEOVER, turn_start_ply
 
 Kind = TurnNotice.Kind
 
@@ -37,29 +37,7 @@ Kind = TurnNotice.Kind
 # EMAIL_TIMEOUT seconds): the notice may be claimed again.
 CLAIM_LEASE = timedelta(minutes=10)
 
-# -- the one-click unsubscribe link ---------------------------------------------------------
-
-UNSUBSCRIBE_SALT = "games.emails.unsubscribe"
-UNSUBSCRIBE_PURPOSE = "turn-emails"
-
-
-def unsubscribe_token(user) -> str:
-    """A signed, non-expiring token naming the user and what the link switches off."""
-    return signing.Signer(salt=UNSUBSCRIBE_SALT).sign_object(
-        {"user": user.pk, "purpose": UNSUBSCRIBE_PURPOSE}
-    )
-
-
-def unsubscribe_user_id(token: str) -> int | None:
-    """The user id in a genuine token, or None for a tampered or foreign one."""
-    try:
-        data = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
-    except (signing.BadSignature, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("purpose") != UNSUBSCRIBE_PURPOSE:
-        return None
-    user_id = data.get("user")
-    return user_id if isinstance(user_id, int) else None
+# -- the one-click unsubscribe link: accounts.tokens (the account owns its preferences) -----
 
 
 def absolute(path: str) -> str:
@@ -215,7 +193,7 @@ def turn_message(*, game: Game, seat: Seat, kind: str, about: int | None = None)
             else ""
         ),
         "timeouts": seat.timeouts_in_row,
-        "timeouts_limit": services.TIMEOUTS_BEFORE_TAKEOVER,
+        "timeouts_limit": TIMEOUTS_BEFORE_TAKEOVER,
         "is_you": about_seat.pk == seat.pk,
         "about_name": str(about_seat.user) if about_seat.user else about_seat.label,
         "inviter": str(game.created_by),

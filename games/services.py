@@ -16,9 +16,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Block, blocks_between
-from games import clock, engine, ratings
+from games import clock, engine, jobs, ratings
 from games.engine import IllegalAction, State
 from games.models import Action, ChatMessage, Game, ModerationLog, Report, Seat
+from games.turns import TIMEOUTS_BEFORE_TAKEOVER, turn_start_ply
 
 User = get_user_model()
 
@@ -149,12 +150,13 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
     silences it) and, if on the site, a notice on whatever page they are on. The lobby lists
     the invitation too (selectors.invitations), with Accept and Decline."""
     from games import notifications
-    from games.tasks import send_invite_email
 
     game_id, public_id = game.pk, game.public_id
     title = f"{game.created_by} invites you to a game"
     for user_id in user_ids:
-        transaction.on_commit(lambda u=user_id: send_invite_email.delay(game_id, u), robust=True)
+        transaction.on_commit(
+            lambda u=user_id: jobs.queue("send_invite_email", game_id, u), robust=True
+        )
         transaction.on_commit(
             lambda u=user_id: notifications.your_turn(u, public_id, title), robust=True
         )
@@ -494,7 +496,6 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
     game, a turn notice to the player who decides next, or the computer's turn. A rolled-back
     change queues nothing."""
     from games import notifications
-    from games.tasks import ai_play, send_turn_email  # tasks import services: at call time
 
     game_id, public_id, ply = game.pk, game.public_id, game.ply
     # F3: every side effect is robust: Redis down (the channel layer, the broker) must never turn
@@ -506,7 +507,7 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
         return
     seat = game.seats.select_related("user").get(index=state.controller())
     if seat.is_ai:
-        transaction.on_commit(lambda: ai_play.delay(game_id, ply), robust=True)
+        transaction.on_commit(lambda: jobs.queue("ai_play", game_id, ply), robust=True)
     elif seat.user_id is not None and turn_changed:
         user_id, title = seat.user_id, f"Your turn: {game}"
         transaction.on_commit(
@@ -516,13 +517,13 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
             # ``ply`` is where this turn begins: the task sends nothing once it has been played.
             # Robust: a mail server that is down must not turn a committed move into an error.
             transaction.on_commit(
-                lambda: send_turn_email.delay(game_id, ply, user_id, "turn"), robust=True
+                lambda: jobs.queue("send_turn_email", game_id, ply, user_id, "turn"),
+                robust=True,
             )
 
 
 # -- deadlines ------------------------------------------------------------------------------
 
-TIMEOUTS_BEFORE_TAKEOVER = 3  # timeouts in a row after which the computer keeps the seat
 TIMEOUT_LEVEL = Seat.Level.CASUAL  # plays timed-out turns and taken-over seats
 
 
@@ -560,8 +561,6 @@ def turn_timeout(*, game: Game, ply: int) -> bool:
     another seat controls the game, since the move clock only restarts then. The third timeout
     in a row hands the seat to the computer for the rest of the game. Returns whether it played.
     """
-    from games.deadlines import turn_start_ply
-    from games.tasks import send_turn_email
 
     # The computer chooses the moves before the lock is taken (as ai_play does): a slow choice
     # never holds the game's row. Under the lock they are played only if the game is still at
@@ -597,7 +596,8 @@ def turn_timeout(*, game: Game, ply: int) -> bool:
         game_id, user_id = game.pk, seat.user_id
         if seat.timeouts_in_row < TIMEOUTS_BEFORE_TAKEOVER:
             transaction.on_commit(
-                lambda: send_turn_email.delay(game_id, began, user_id, "timeout"), robust=True
+                lambda: jobs.queue("send_turn_email", game_id, began, user_id, "timeout"),
+                robust=True,
             )
             return True
         seat.ai_takeover, seat.ai_level = True, TIMEOUT_LEVEL
@@ -611,8 +611,8 @@ def turn_timeout(*, game: Game, ply: int) -> bool:
         about = seat.index
         for recipient in told:
             transaction.on_commit(
-                lambda recipient=recipient: send_turn_email.delay(
-                    game_id, began, recipient, "takeover", about=about
+                lambda recipient=recipient: jobs.queue(
+                    "send_turn_email", game_id, began, recipient, "takeover", about=about
                 ),
                 robust=True,
             )

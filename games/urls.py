@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import chat, game, history, lobby, pentobi, ratings, rematch
+from games.views import chat, game, history, lobby, pentobi, profiles, ratings, rematch
 
 urlpatterns = [
     path("", lobby.home, name="home"),
@@ -31,4 +31,5 @@ urlpatterns = [
     path("replay/upload/", history.upload, name="replay_upload"),
     path("report/", chat.report, name="report"),
     path("leaderboard/", ratings.leaderboard, name="leaderboard"),
+    path("players/<str:username>/", profiles.profile, name="profile"),
 ]

@@ -7,9 +7,9 @@ import random
 import pytest
 from django.urls import reverse
 
-from accounts.selectors import player_stats
 from games import engine, ratings
 from games.models import Game, Seat
+from games.selectors import player_stats
 
 pytestmark = pytest.mark.django_db
 

@@ -278,9 +278,8 @@ def site(transactional_db, _collected_static, monkeypatch):
         overrides.update(SECURE_CSP=policy, SECURE_CSP_REPORT_ONLY={})
     if _collected_static is not None:
         overrides.update(STATIC_ROOT=str(_collected_static), STORAGES=PRODUCTION_STORAGES)
-    task = games.tasks.ai_play
-    worker = types.SimpleNamespace(delay=lambda *args: daphne.later(AI_DELAY, task, *args))
-    monkeypatch.setattr(games.tasks, "ai_play", worker)
+    task = games.tasks.ai_play  # queued by name (games.jobs): the registered task's delay
+    monkeypatch.setattr(task, "delay", lambda *args: daphne.later(AI_DELAY, task, *args))
     from django.db import connection
 
     daphne.serial = connection.vendor == "sqlite"

@@ -1,0 +1,26 @@
+"""A player's profile: their results, ratings and recent games (games data: it lives here, so
+that accounts needs nothing from games)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404, render
+
+from accounts.models import User, blocked_ids
+from games.ratings import player_ratings
+from games.selectors import player_stats, recent_results
+
+
+def profile(request, username: str):
+    player = get_object_or_404(User, username=username, is_active=True)
+    blocked = request.user.is_authenticated and player.pk in blocked_ids(request.user)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "stats": player_stats(player),
+            "recent": recent_results(player),
+            "ratings": player_ratings(player),
+            "blocked": blocked,
+        },
+    )
