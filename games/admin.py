@@ -118,12 +118,11 @@ def deactivate_users(modeladmin, request, queryset):
         return
     done, refused = 0, []
     for user in queryset:
-        if user.pk == request.user.pk:
-            refused.append("you can't deactivate yourself")
-        elif not user.is_active:
-            refused.append(f"{user.username} is already inactive")
-        else:
+        try:
             services.user_deactivate(user=user, staff=request.user, reason=reason)
+        except GameError as exc:
+            refused.append(str(exc))
+        else:
             done += 1
     _report(modeladmin, request, done, "Users deactivated", refused)
 
@@ -292,15 +291,7 @@ class SeatAdmin(ModerationAdmin):
         done, refused = 0, []
         for seat in queryset.select_related("game", "user"):
             where = f"{seat.game.public_id} seat {seat.index + 1}"
-            # The service refuses seats the computer already plays; these two make no sense
-            # either (an empty seat has no one to replace, an ended game has no turns left).
-            if seat.kind != Seat.Kind.HUMAN:
-                refused.append(f"{where} is not a player's seat")
-                continue
-            if seat.game.is_over:
-                refused.append(f"{where}: the game is over")
-                continue
-            try:
+            try:  # the service checks the seat (a player's, a game not over, not the computer's)
                 services.seat_hand_to_ai(seat=seat, staff=request.user, reason=reason, level=level)
             except GameError as exc:
                 refused.append(f"{where}: {exc}")
@@ -334,11 +325,12 @@ class ChatMessageAdmin(ModerationAdmin):
             return
         done, refused = 0, []
         for message in queryset.select_related("user"):
-            if message.hidden:
-                refused.append(f"message #{message.pk} is already hidden")
-                continue
-            services.chat_hide(message=message, staff=request.user, reason=reason)
-            done += 1
+            try:
+                services.chat_hide(message=message, staff=request.user, reason=reason)
+            except GameError as exc:
+                refused.append(str(exc))
+            else:
+                done += 1
         _report(self, request, done, "Messages hidden", refused)
 
 
@@ -372,11 +364,14 @@ class ReportAdmin(ModerationAdmin):
             return
         done, refused = 0, []
         for report in queryset.select_related("reporter", "reported_user", "message"):
-            if report.status != Report.Status.OPEN:
-                refused.append(f"report #{report.pk} is already {report.get_status_display()}")
-                continue
-            services.report_resolve(report=report, staff=request.user, status=status, reason=reason)
-            done += 1
+            try:
+                services.report_resolve(
+                    report=report, staff=request.user, status=status, reason=reason
+                )
+            except GameError as exc:
+                refused.append(str(exc))
+            else:
+                done += 1
         _report(self, request, done, what, refused)
 
     @admin.action(description="Resolve the selected reports", permissions=["moderate"])

@@ -642,9 +642,17 @@ def game_abort(*, game: Game, staff, reason: str) -> None:
 
 
 def seat_hand_to_ai(*, seat: Seat, staff, reason: str, level: str = Seat.Level.CASUAL) -> None:
+    """The computer plays a player's seat from now on. Refused for a seat with no player (an
+    empty seat has no one to replace), a game that is over, and a seat the computer plays."""
+    if level not in Seat.Level.values:
+        raise GameError(f"no computer level {level!r}")
     with transaction.atomic():
         game = _locked(seat.game)
         seat = game.seats.get(pk=seat.pk)
+        if seat.kind != Seat.Kind.HUMAN:
+            raise Conflict("it is not a player's seat")
+        if game.is_over:
+            raise Conflict("the game is over")
         if seat.is_ai:
             raise Conflict("the computer already plays this seat")
         seat.ai_takeover, seat.ai_level = True, level
@@ -655,7 +663,13 @@ def seat_hand_to_ai(*, seat: Seat, staff, reason: str, level: str = Seat.Level.C
 
 
 def user_deactivate(*, user, staff, reason: str) -> None:
+    """Refused for the staff member themself and for an inactive account."""
+    if user.pk == staff.pk:
+        raise NotAllowed("you can't deactivate yourself")
     with transaction.atomic():
+        user = type(user).objects.select_for_update().get(pk=user.pk)
+        if not user.is_active:
+            raise Conflict(f"{user.username} is already inactive")
         user.is_active = False
         user.save(update_fields=["is_active"])
         _log(staff, "deactivate user", user.username, reason)
@@ -663,6 +677,9 @@ def user_deactivate(*, user, staff, reason: str) -> None:
 
 def chat_hide(*, message: ChatMessage, staff, reason: str) -> None:
     with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().get(pk=message.pk)
+        if message.hidden:
+            raise Conflict(f"message #{message.pk} is already hidden")
         message.hidden = True
         message.save(update_fields=["hidden"])
         _log(
@@ -674,7 +691,12 @@ def chat_hide(*, message: ChatMessage, staff, reason: str) -> None:
 
 
 def report_resolve(*, report: Report, staff, status: str, reason: str) -> None:
+    if status not in (Report.Status.RESOLVED, Report.Status.DISMISSED):
+        raise GameError(f"a report is closed as resolved or dismissed, not {status!r}")
     with transaction.atomic():
+        report = Report.objects.select_for_update().get(pk=report.pk)
+        if report.status != Report.Status.OPEN:
+            raise Conflict(f"report #{report.pk} is already {report.get_status_display()}")
         report.status = status
         report.save(update_fields=["status"])
         _log(staff, f"report {status}", str(report), reason)
