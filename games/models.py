@@ -132,6 +132,17 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.get_mode_display()} · {self.players} players · {self.public_id}"
 
+    def engine_settings(self) -> dict:
+        """The game's settings as ``engine.new_game`` takes them: the one place they are
+        written out (the start, the replay's first position, the validation at creation)."""
+        return {
+            "mode": self.mode,
+            "players": self.players,
+            "scoring": self.scoring,
+            "shared_color": self.shared_color or None,
+            "deck_recipe": self.deck_recipe if self.mode == "shuffle" else None,
+        }
+
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)

@@ -84,14 +84,14 @@ def game_create(
     if players != 3:
         shared_color = ""
     try:  # the engine checks the settings (recipe of 14 cards, colours) the same way records do
-        engine.new_game(
+        settings = Game(
             mode=mode,
             players=players,
             scoring=scoring,
-            shared_color=shared_color or None,
-            deck_recipe=deck_recipe if mode == "shuffle" else None,
-            seed=0,
-        )
+            shared_color=shared_color,
+            deck_recipe=deck_recipe,
+        ).engine_settings()
+        engine.new_game(**settings, seed=0)
     except ValueError as exc:
         raise GameError(str(exc)) from None
     with transaction.atomic():
@@ -357,13 +357,7 @@ def _start_if_full(game: Game) -> None:
         for seat, index in zip(seats, order, strict=True):
             seat.index = index
             seat.save(update_fields=["index"])
-    state = engine.new_game(
-        mode=game.mode,
-        players=game.players,
-        scoring=game.scoring,
-        shared_color=game.shared_color or None,
-        deck_recipe=game.deck_recipe,
-    )  # the seed comes from `secrets` (R3.2)
+    state = engine.new_game(**game.engine_settings())  # the seed comes from `secrets` (R3.2)
     game.seed, game.salt = state.seed, state.salt or ""
     game.state = state.to_json()
     game.status = Game.Status.ACTIVE
@@ -386,11 +380,7 @@ def initial_state(game: Game) -> State:
     if seed is not None and len(seed) != 64:  # an older game's integer seed, in decimal
         seed = int(seed)
     return engine.new_game(
-        mode=game.mode,
-        players=game.players,
-        scoring=game.scoring,
-        shared_color=game.shared_color or None,
-        deck_recipe=game.deck_recipe,
+        **game.engine_settings(),
         seed=seed,
         salt=game.salt or None,
     )
