@@ -1,10 +1,10 @@
 from django.urls import path
 
-from games.views import chat, game, history, lobby, pentobi, profiles, ratings, rematch
+from games.views import chat, game, help, history, lobby, pentobi, profiles, ratings, rematch
 
 urlpatterns = [
     path("", lobby.home, name="home"),
-    path("help/", lobby.help_page, name="help"),
+    path("help/", help.help_page, name="help"),
     path("games/new/", lobby.game_new, name="game_new"),
     path("games/mine/", lobby.my_games, name="my_games"),
     path("games/<str:public_id>/", game.game_page, name="game"),

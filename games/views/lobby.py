@@ -1,5 +1,5 @@
 """Lobby: home (open games, invitations), create, join, leave, accept or decline an invitation,
-invite link, my games, help."""
+invite link, my games."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import selectors, services
 from games.forms import GameForm
 from games.models import Game, Seat
-from games.presenters import pictures
 
 YOUR_TURN_ON_HOME = 5
 
@@ -45,16 +44,6 @@ def _lobby_row(game: Game, user) -> dict:
         "free": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
         "mine": user.is_authenticated and any(s.user_id == user.pk for s in seats),
     }
-
-
-@require_GET
-def help_page(request):
-    context = {
-        "cards": pictures.cards(),
-        "pieces": pictures.pieces(),
-        "example": pictures.example_turn(),
-    }
-    return render(request, "help.html", context)
 
 
 @login_required

@@ -1,0 +1,18 @@
+"""Help: the rules page, with pictures drawn from the engine's own tables."""
+
+from __future__ import annotations
+
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.presenters import pictures
+
+
+@require_GET
+def help_page(request):
+    context = {
+        "cards": pictures.cards(),
+        "pieces": pictures.pieces(),
+        "example": pictures.example_turn(),
+    }
+    return render(request, "help.html", context)
