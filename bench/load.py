@@ -451,7 +451,7 @@ def layer_test(
     setup: dict, ws_base: str, env: dict, count: int, persistent: bool, layer: str
 ) -> dict:
     """The channel layer and daphne alone: 4 clients on one game, and a Django process that calls
-    notifications.game_changed() `count` times (or, with `persistent`, the same group_send on an
+    live.game_changed() `count` times (or, with `persistent`, the same group_send on an
     event loop that lives as long as the process, the fix suggested in LOAD_RESULTS.md)."""
     game = setup["nudge_games"][0]
     cookies = [f"sessionid={s['session']}; csrftoken={setup['csrf']}" for s in game["seats"]]

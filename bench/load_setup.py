@@ -167,7 +167,7 @@ def timed(owner, name: str, label: str) -> None:
 def install_timers() -> None:
     from django.db.models import Model
 
-    from games import notifications, selectors, tasks
+    from games import live, selectors, tasks
     from games.engine import State
     from games.presenters import board as board_presenter
     from games.presenters import game as game_presenter
@@ -180,8 +180,8 @@ def install_timers() -> None:
     timed(engine, "apply", "engine.apply")
     timed(State, "to_json", "State.to_json (new snapshot)")
     timed(services, "_after_change", "submit: _after_change (seat query, queue on_commit)")
-    timed(notifications, "game_changed", "on_commit: nudge game-<id> (group_send)")
-    timed(notifications, "your_turn", "on_commit: your-turn notice user-<id> (group_send)")
+    timed(live, "game_changed", "on_commit: nudge game-<id> (group_send)")
+    timed(live, "your_turn", "on_commit: your-turn notice user-<id> (group_send)")
     timed(tasks.send_turn_email, "delay", "on_commit: queue send_turn_email (Celery publish)")
     timed(Model, "save", "Model.save (Game snapshot, Seat, Action rows)")
     # The panel rendered as the answer to the POST and as the opponent's refresh.
@@ -197,7 +197,7 @@ def install_timers() -> None:
 def apply_fixes(fixes: str) -> None:
     """Try the fix LOAD_RESULTS.md suggests, in this process only (no app file changes).
 
-    loop: notifications._send runs group_send on one event loop that lives as long as the
+    loop: live._send runs group_send on one event loop that lives as long as the
     process, so the Redis channel layer keeps its connection, instead of async_to_sync making
     a new loop (and with it a new Redis connection) for every nudge.
     """
@@ -208,7 +208,7 @@ def apply_fixes(fixes: str) -> None:
 
     from channels.layers import get_channel_layer
 
-    from games import notifications
+    from games import live
 
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, daemon=True, name="nudges").start()
@@ -218,7 +218,7 @@ def apply_fixes(fixes: str) -> None:
         if layer is not None:
             asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result()
 
-    notifications._send = _send
+    live._send = _send
 
 
 def use_layer(layer: str) -> None:
@@ -258,7 +258,7 @@ def async_consumer_asgi_app():
     from django.http import Http404
     from django.urls import path
 
-    from games import consumers, notifications
+    from games import consumers, live
     from games.selectors import game_for_viewer
 
     class AsyncGameConsumer(AsyncJsonWebsocketConsumer):
@@ -273,7 +273,7 @@ def async_consumer_asgi_app():
             except Http404:
                 await self.close(code=4404)
                 return
-            self.group = notifications.game_group(game.public_id)
+            self.group = live.game_group(game.public_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.accept()
 
@@ -407,17 +407,17 @@ def profile(args: argparse.Namespace) -> None:
 
 
 def send_nudges(args: argparse.Namespace) -> None:
-    """Call notifications.game_changed() as the write path's on_commit does, and print when each
+    """Call live.game_changed() as the write path's on_commit does, and print when each
     call began and returned (epoch seconds): bench/load.py times the clients' receipts."""
     import asyncio
     import threading
 
     from channels.layers import get_channel_layer
 
-    from games import notifications
+    from games import live
 
     use_layer(args.layer)
-    send = notifications.game_changed
+    send = live.game_changed
     if args.persistent_loop:  # one event loop for the process: the layer keeps its connection
         loop = asyncio.new_event_loop()
         threading.Thread(target=loop.run_forever, daemon=True).start()
@@ -425,7 +425,7 @@ def send_nudges(args: argparse.Namespace) -> None:
 
         def send(public_id, ply):
             message = {"type": "game.changed", "ply": ply}
-            group = notifications.game_group(public_id)
+            group = live.game_group(public_id)
             asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result()
 
     sent = []

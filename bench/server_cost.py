@@ -97,8 +97,8 @@ NUDGE = """
 import sys
 import django
 django.setup()
-from games import notifications
-notifications.game_changed(sys.argv[1], 4242)
+from games import live
+live.game_changed(sys.argv[1], 4242)
 """
 
 

@@ -149,7 +149,7 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
     """After commit: each invited player gets an email (as their preferences say: "never"
     silences it) and, if on the site, a notice on whatever page they are on. The lobby lists
     the invitation too (selectors.invitations), with Accept and Decline."""
-    from games import notifications
+    from games import live
 
     game_id, public_id = game.pk, game.public_id
     title = f"{game.created_by} invites you to a game"
@@ -157,9 +157,7 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
         transaction.on_commit(
             lambda u=user_id: jobs.queue("send_invite_email", game_id, u), robust=True
         )
-        transaction.on_commit(
-            lambda u=user_id: notifications.your_turn(u, public_id, title), robust=True
-        )
+        transaction.on_commit(lambda u=user_id: live.your_turn(u, public_id, title), robust=True)
 
 
 def rematch_seats(game: Game, user) -> list[SeatSpec]:
@@ -295,7 +293,7 @@ def invitation_accept(*, game: Game, user) -> Seat:
 
     Only the invitation: a stale Accept (declined in another tab, the game cancelled or
     started) is refused and changes nothing, rather than taking some other open seat."""
-    from games import notifications
+    from games import live
 
     with transaction.atomic():
         game = _locked(game)
@@ -303,9 +301,7 @@ def invitation_accept(*, game: Game, user) -> Seat:
         seat = game_join(game=game, user=user)
         creator_id, public_id = game.created_by_id, game.public_id
         title = f"{user} accepted your invitation"
-        transaction.on_commit(
-            lambda: notifications.your_turn(creator_id, public_id, title), robust=True
-        )
+        transaction.on_commit(lambda: live.your_turn(creator_id, public_id, title), robust=True)
     return seat
 
 
@@ -320,7 +316,7 @@ def invitation_decline(*, game: Game, user) -> None:
     declined already, the game started or cancelled) is refused and changes nothing: it never
     takes a player out of a game they accepted.
     """
-    from games import notifications
+    from games import live
 
     with transaction.atomic():
         game = _locked(game)
@@ -330,17 +326,15 @@ def invitation_decline(*, game: Game, user) -> None:
         _seats_changed(game)
         creator_id, public_id = game.created_by_id, game.public_id
         title = f"{user} declined your invitation: their seat is now for the invite link"
-        transaction.on_commit(
-            lambda: notifications.your_turn(creator_id, public_id, title), robust=True
-        )
+        transaction.on_commit(lambda: live.your_turn(creator_id, public_id, title), robust=True)
 
 
 def _seats_changed(game: Game) -> None:
     """After commit: the waiting room's pages refetch their seats (or the started game)."""
-    from games import notifications
+    from games import live
 
     public_id = game.public_id
-    transaction.on_commit(lambda: notifications.seats_changed(public_id), robust=True)
+    transaction.on_commit(lambda: live.seats_changed(public_id), robust=True)
 
 
 def _start_if_full(game: Game) -> None:
@@ -485,14 +479,14 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
     """Side effects of a committed change (STYLE.md habit 6): a nudge to every page watching the
     game, a turn notice to the player who decides next, or the computer's turn. A rolled-back
     change queues nothing."""
-    from games import notifications
+    from games import live
 
     game_id, public_id, ply = game.pk, game.public_id, game.ply
     # F3: every side effect is robust: Redis down (the channel layer, the broker) must never turn
     # a committed move into an error. Django logs a failed hook and runs the next; a lost
     # computer turn is queued again by the sweep (games.deadlines.sweep, within a minute), a
     # lost nudge is made up by the pages' keepalive and resync (static/js/live.js).
-    transaction.on_commit(lambda: notifications.game_changed(public_id, ply), robust=True)
+    transaction.on_commit(lambda: live.game_changed(public_id, ply), robust=True)
     if state.over:
         return
     seat = game.seats.select_related("user").get(index=state.controller())
@@ -500,9 +494,7 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
         transaction.on_commit(lambda: jobs.queue("ai_play", game_id, ply), robust=True)
     elif seat.user_id is not None and turn_changed:
         user_id, title = seat.user_id, f"Your turn: {game}"
-        transaction.on_commit(
-            lambda: notifications.your_turn(user_id, public_id, title), robust=True
-        )
+        transaction.on_commit(lambda: live.your_turn(user_id, public_id, title), robust=True)
         if seat.user.email_turns == User.EmailTurns.EVERY:
             # ``ply`` is where this turn begins: the task sends nothing once it has been played.
             # Robust: a mail server that is down must not turn a committed move into an error.

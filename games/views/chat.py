@@ -14,8 +14,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import blocked_ids
+from games.chat import REPORT_REASON_MAX, RateLimited, chat_post, report_create
 from games.models import ChatMessage, Game
-from games.moderation import REPORT_REASON_MAX, RateLimited, chat_post, report_create
 from games.selectors import game_for_viewer
 from games.services import GameError
 

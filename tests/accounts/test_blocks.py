@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Block
-from games import moderation, services
+from games import chat, services
 from games.models import Game
 from games.services import SeatSpec
 
@@ -82,8 +82,8 @@ def test_her_open_games_are_not_listed_for_him(client, alice, bob, carol, dave, 
 
 
 def test_his_chat_lines_are_not_shown_to_her(client, duel, alice, bob, dave):
-    moderation.chat_post(game=duel, user=bob, text="a line from bob")
-    moderation.chat_post(game=duel, user=alice, text="a line from alice")
+    chat.chat_post(game=duel, user=bob, text="a line from bob")
+    chat.chat_post(game=duel, user=alice, text="a line from alice")
     url = reverse("game_chat", args=[duel.public_id])
 
     client.force_login(alice)

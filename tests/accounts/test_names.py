@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.names import name_key, visible_text
-from games import moderation
+from games import chat
 
 pytestmark = pytest.mark.django_db
 
@@ -70,10 +70,10 @@ def test_invisible_and_reordering_characters_are_dropped_from_display_names(clie
 
 
 def test_chat_lines_lose_format_characters(duel, alice):
-    line = moderation.chat_post(game=duel, user=alice, text="gg \u202ewell played\u2066!\ufeff")
+    line = chat.chat_post(game=duel, user=alice, text="gg \u202ewell played\u2066!\ufeff")
     assert line.text == "gg well played!"
-    with pytest.raises(moderation.GameError, match="empty"):
-        moderation.chat_post(game=duel, user=alice, text="\u200b\u202e\u2067")
+    with pytest.raises(chat.GameError, match="empty"):
+        chat.chat_post(game=duel, user=alice, text="\u200b\u202e\u2067")
 
 
 def test_joiners_stay_for_emoji_and_scripts():

@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games import engine, notifications, services
+from games import engine, live, services
 from games.models import Game
 from games.services import SeatSpec
 from tests.e2e import conftest as e2e
@@ -113,7 +113,7 @@ def test_a_whole_game_against_the_computer_never_shows_a_stale_decision(
 ):
     monkeypatch.setattr(e2e, "AI_DELAY", 0.05)  # the computer answers fast: the nudges race
     committed: dict[int, float] = {}
-    nudge = notifications.game_changed
+    nudge = live.game_changed
 
     watched = None
 
@@ -122,7 +122,7 @@ def test_a_whole_game_against_the_computer_never_shows_a_stale_decision(
             committed.setdefault(ply, time.time())
         nudge(public_id, ply)
 
-    monkeypatch.setattr(notifications, "game_changed", noted)
+    monkeypatch.setattr(live, "game_changed", noted)
     slow_move_answers(site, monkeypatch)
     game = site.call(versus_beginner, alice)
     watched = game.public_id

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from games import moderation, services
+from games import chat, services
 from games.models import ChatMessage, Game, Report
 from games.services import SeatSpec
 
@@ -249,7 +249,7 @@ def test_the_panel_is_a_csrf_protected_htmx_form(duel, alice):
 
 
 def test_the_sixth_message_in_ten_seconds_is_refused_with_429(duel, alice, monkeypatch):
-    monkeypatch.setattr(moderation, "_now", lambda: 1_000_000.0)
+    monkeypatch.setattr(chat, "_now", lambda: 1_000_000.0)
     client = as_user(alice)
 
     answers = [post_line(client, duel, f"line {n}").status_code for n in range(6)]
@@ -266,7 +266,7 @@ def test_the_sixth_message_in_ten_seconds_is_refused_with_429(duel, alice, monke
 
 def test_the_limit_is_per_user_and_lifts_after_the_window(duel, alice, bob, monkeypatch):
     clock = [1_000_000.0]
-    monkeypatch.setattr(moderation, "_now", lambda: clock[0])
+    monkeypatch.setattr(chat, "_now", lambda: clock[0])
     for n in range(5):
         post_line(as_user(alice), duel, f"line {n}")
 
@@ -278,7 +278,7 @@ def test_the_limit_is_per_user_and_lifts_after_the_window(duel, alice, bob, monk
 
 def test_thirty_messages_in_ten_minutes_is_the_most(duel, alice, monkeypatch):
     clock = [600.0 * 2000]  # the start of a ten-minute window
-    monkeypatch.setattr(moderation, "_now", lambda: clock[0])
+    monkeypatch.setattr(chat, "_now", lambda: clock[0])
     client = as_user(alice)
 
     answers = []
@@ -290,7 +290,7 @@ def test_thirty_messages_in_ten_minutes_is_the_most(duel, alice, monkeypatch):
 
 
 def test_refused_messages_do_not_count_against_the_limit(duel, alice, monkeypatch):
-    monkeypatch.setattr(moderation, "_now", lambda: 1_000_000.0)
+    monkeypatch.setattr(chat, "_now", lambda: 1_000_000.0)
     client = as_user(alice)
     for _ in range(10):
         post_line(client, duel, "")

@@ -144,16 +144,16 @@ def test_one_reminder_per_turn_even_when_the_turn_has_several_decisions(
 
 
 def test_a_reminder_waits_until_the_player_leaves_the_site(duel, alice, bob, verified, scan):
-    from games import notifications
+    from games import live
 
     verified(bob)
     prefer(bob, email_turns="reminders", reminder_hours=1)
     play(duel, alice)
     waited(duel, hours=2)
-    notifications.mark_online(bob.pk)
+    live.mark_online(bob.pk)
     scan()
     assert mail.outbox == []
-    notifications.mark_offline(bob.pk)
+    live.mark_offline(bob.pk)
     scan()
     assert len(subjects(bob)) == 1
 

@@ -13,7 +13,7 @@ from django.core.mail.backends import locmem
 from django.test import Client
 from django.urls import reverse
 
-from games import emails, engine, notifications, services
+from games import emails, engine, live, services
 from games.models import Game, TurnNotice
 from games.tasks import send_turn_email
 
@@ -92,7 +92,7 @@ def test_no_email_to_an_address_that_is_not_the_primary_verified_one(
 
 def test_no_email_while_the_player_is_on_the_site(duel, alice, bob, verified, on_commit):
     verified(bob)
-    notifications.mark_online(bob.pk)
+    live.mark_online(bob.pk)
     with on_commit():
         first_move(duel, alice)
     assert mail.outbox == []

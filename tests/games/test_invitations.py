@@ -187,8 +187,8 @@ def test_decline_tells_the_creator_and_refreshes_the_waiting_room(alice, bob, on
     game = invite_bob(alice)
 
     with (
-        mock.patch("games.notifications.your_turn") as toast,
-        mock.patch("games.notifications.seats_changed") as seats_changed,
+        mock.patch("games.live.your_turn") as toast,
+        mock.patch("games.live.seats_changed") as seats_changed,
         on_commit(),
     ):
         client_for(bob).post(decline_url(game))
@@ -201,7 +201,7 @@ def test_decline_tells_the_creator_and_refreshes_the_waiting_room(alice, bob, on
 def test_accept_tells_the_creator(alice, bob, carol, on_commit):
     game = invite_bob_and_carol(alice)
 
-    with mock.patch("games.notifications.your_turn") as toast, on_commit():
+    with mock.patch("games.live.your_turn") as toast, on_commit():
         client_for(bob).post(accept_url(game))
 
     toast.assert_any_call(alice.pk, game.public_id, "bob accepted your invitation")

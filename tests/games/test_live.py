@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from games import engine, notifications, services
+from games import engine, live, services
 from games.models import Game
 from games.routing import websocket_urlpatterns
 from games.services import SeatSpec
@@ -64,12 +64,12 @@ async def test_a_private_game_refuses_spectators(alice, bob, carol):
 async def test_the_next_player_is_told_it_is_their_turn_on_any_page(duel, alice, bob):
     communicator, connected = await connect("/ws/me/", bob)
     assert connected
-    assert await sync_to_async(notifications.is_online)(bob.pk)
+    assert await sync_to_async(live.is_online)(bob.pk)
     await sync_to_async(first_move)(duel, alice)  # blue's setup: yellow (bob) is next
     message = await communicator.receive_json_from(timeout=2)
     assert message["type"] == "your.turn" and message["game"] == duel.public_id
     await communicator.disconnect()
-    assert not await sync_to_async(notifications.is_online)(bob.pk)
+    assert not await sync_to_async(live.is_online)(bob.pk)
 
 
 async def test_anonymous_users_have_no_user_channel():
@@ -130,12 +130,12 @@ async def test_the_waiting_room_hears_a_seat_taken_and_chat_lines(alice, bob):
     assert connected
 
     def join_and_chat():
-        from games import moderation
+        from games import chat
 
         with transaction.atomic():
             services.game_join(game=game, user=bob)
         with transaction.atomic():
-            moderation.chat_post(game=game, user=bob, text="hi")
+            chat.chat_post(game=game, user=bob, text="hi")
 
     await sync_to_async(join_and_chat)()
     heard = [await communicator.receive_json_from(timeout=2) for _ in range(2)]

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, notifications, services
+from games import engine, live, services
 from games.models import Game, Seat
 from games.services import SeatSpec
 
@@ -58,7 +58,7 @@ def test_a_turn_notice_goes_out_only_when_control_changes(
 ):
     """Shuffle (R5): a turn is several decisions; the next player hears once, when it is theirs."""
     sent = []
-    monkeypatch.setattr(notifications, "your_turn", lambda user_id, *a: sent.append(user_id))
+    monkeypatch.setattr(live, "your_turn", lambda user_id, *a: sent.append(user_id))
     alice_plays_to_a_main_turn(duel, alice, bob)
     while services.game_state(duel).controller() != 0:
         decide(duel, bob)
