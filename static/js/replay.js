@@ -84,10 +84,11 @@ document.addEventListener("htmx:afterSwap", () => {
   const list = section() && section().querySelector(".turn-list");
   if (list) list.scrollTop = listScroll;
   showCurrent();
+  restoreFocus();
 });
 
 document.addEventListener("htmx:afterSettle", () => {
-  restoreFocus();
+  showCurrent();
   busy = false;
   while (queued.length && !go(queued.shift()));
 });

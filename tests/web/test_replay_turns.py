@@ -75,7 +75,7 @@ def test_the_move_list_links_every_action_and_marks_the_current_one(alice, bob, 
     for p in range(1, game.ply + 1):  # ?ply=N for every action, from the list
         assert f'href="{url}?ply={p}" hx-get="{url}?ply={p}"' in content
     # One current turn (its row in its colour) and one current action: the ply shown.
-    rows = re.findall(r'<li class="turn-row (\w+)( current)?" id="turn-(\d+)"', content)
+    rows = re.findall(r'<li class="turn-row (\w+)( current)?" data-turn="(\d+)"', content)
     assert len(rows) == len(turns)
     assert [(c, n) for c, cur, n in rows if cur] == [(middle["colour"], str(middle["number"]))]
     assert all(c in ("blue", "yellow", "red", "green") for c, _, _ in rows)
