@@ -70,6 +70,7 @@ def test_the_replay_board_is_square_and_large(site, browser, alice, game, screen
         assert board["x"] >= 0 and board["x"] + board["width"] <= width + 0.5
         if width == 1280:
             assert cell["width"] >= 30  # large on a desktop (it was 17 x 52 px)
+            assert board["y"] + board["height"] <= height  # and wholly in view, unscrolled
             turns = page.locator(".turn-list").bounding_box()
             assert turns["x"] > board["x"] + board["width"]  # the list beside the board
         else:
