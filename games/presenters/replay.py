@@ -7,7 +7,7 @@ from __future__ import annotations
 from games.engine.cards import CARD_NAMES
 from games.engine.pieces import PIECE_SIZE
 
-from .captions import action_text, event_text, standings
+from .captions import event_text, standings
 
 LETTER_COLOUR = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
 
@@ -183,11 +183,6 @@ def turn_steps(turns: list[dict], ply: int, total: int) -> dict:
         "in_turn": ply - current["first_ply"] + 1 if current else 0,
         "turn_actions": current["ply"] - current["first_ply"] + 1 if current else 0,
     }
-
-
-def moves(actions: list[tuple[int, dict, str]]) -> list[dict]:
-    """The move list: (ply, record action, who) → its caption."""
-    return [{"ply": ply, "text": action_text(a), "who": who} for ply, a, who in actions]
 
 
 def scores(score: dict, labels: dict) -> dict:

@@ -50,7 +50,6 @@ def replay(request, public_id):
         "position": presenter.position(
             data, colour_seats, ply, len(actions), revealed, labels, marks
         ),
-        "moves": presenter.moves([(a.ply, a.payload, labels.get(a.seat, "")) for a in actions]),
         "turns": presenter.turn_list(turns, rows, ply, base_url),
         "steps": presenter.turn_steps(turns, ply, len(actions)),
         "base_url": base_url,
@@ -126,7 +125,6 @@ def _uploaded_context(request, data: dict) -> dict:
         "position": presenter.position(
             state.to_json(), colour_seats, ply, len(actions), True, labels, marks
         ),
-        "moves": presenter.moves([(i + 1, a, "") for i, a in enumerate(actions)]),
         "base_url": base_url,
         "scores": presenter.scores(engine.score(final), labels),
         "uploaded": data,
