@@ -7,7 +7,7 @@ from __future__ import annotations
 from games.engine.cards import CARD_NAMES
 from games.engine.pieces import PIECE_SIZE
 
-from .captions import action_text, event_text, standings
+from .captions import event_text, standings
 
 LETTER_COLOUR = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
 
@@ -17,24 +17,35 @@ def _card_names(cards: list[str]) -> list[str]:
 
 
 def position(
-    data: dict, colour_seats: dict, ply: int, total: int, revealed: bool, labels: dict
+    data: dict,
+    colour_seats: dict,
+    ply: int,
+    total: int,
+    revealed: bool,
+    labels: dict,
+    marks: dict | None = None,
 ) -> dict:
-    """What the board partial shows at ``ply`` of ``total`` actions; the squares the last action
-    filled (a placement, a warp's new spot) are marked."""
-    last = _last_squares(data["events"]) if ply else set()
+    """What the board partial shows at ``ply`` of ``total`` actions. ``marks`` (``last_move``)
+    names the squares of the last move (``last``) and those it emptied (``gone``); without it, the
+    squares the last action filled."""
+    if marks is None:
+        marks = {"last": _last_squares(data["events"]) if ply else set(), "gone": set()}
     rows = []
     for i, line in enumerate(data["board"]):
         number = 20 - i
         cells = [LETTER_COLOUR.get(ch, "") for ch in line]
-        squares = [
-            {
-                "colour": colour,
-                "letter": colour[:1].upper(),
-                "last": f"{COLUMNS[x]}{number}" in last,
-                "name": f"{COLUMNS[x]}{number}",
-            }
-            for x, colour in enumerate(cells)
-        ]
+        squares = []
+        for x, colour in enumerate(cells):
+            name = f"{COLUMNS[x]}{number}"
+            squares.append(
+                {
+                    "colour": colour,
+                    "letter": colour[:1].upper(),
+                    "last": name in marks["last"] and bool(colour),
+                    "gone": name in marks["gone"] and not colour,
+                    "name": name,
+                }
+            )
         rows.append({"number": number, "cells": cells, "squares": squares})
     decks = []
     for owner, discards in data["discards"].items():
@@ -97,11 +108,63 @@ def _last_squares(events: list[dict]) -> set[str]:
     return out
 
 
+def _turn_at(turns: list[dict], ply: int) -> dict | None:
+    return next((t for t in turns if t["first_ply"] <= ply <= t["ply"]), None)
+
+
+def last_move(rows: list[tuple[int, int, list[dict]]], turns: list[dict], ply: int) -> dict:
+    """The squares to mark at ``ply``: what the latest turn with a placement (up to ``ply``)
+    placed, or moved by Warp (``last``), and what it emptied by Recycle or Warp (``gone``).
+    ``rows`` are (ply, seat, public events); a card played at the start of a turn leaves the
+    turn before it marked."""
+    events_at = {p: events or [] for p, _seat, events in rows}
+    for turn in reversed([t for t in turns if t["first_ply"] <= ply]):
+        last: set[str] = set()
+        gone: set[str] = set()
+        for p in range(turn["first_ply"], min(turn["ply"], ply) + 1):
+            for event in events_at.get(p, []):
+                kind = event.get("event")
+                if kind == "place":
+                    last.update(event["squares"].split(","))
+                elif kind == "warp":
+                    gone.update(event["squares"].split(","))
+                    last.update(event["to"].split(","))
+                elif kind == "recycle":
+                    gone.update(event["squares"].split(","))
+        if last or gone:
+            return {"last": last, "gone": gone - last}
+    return {"last": set(), "gone": set()}
+
+
+def turn_list(
+    turns: list[dict], rows: list[tuple[int, int, list[dict]]], ply: int, base_url: str
+) -> list[dict]:
+    """The move list: ``turns`` (``log.turns``, oldest first), each with its ``actions`` (one line
+    per action, its public events in words, a link to that ply) and the ``current`` one marked."""
+    events_at = {p: events or [] for p, _seat, events in rows}
+    out = []
+    for turn in turns:
+        actions = []
+        for p in range(turn["first_ply"], turn["ply"] + 1):
+            texts = [event_text(e) for e in events_at.get(p, [])]
+            actions.append(
+                {
+                    "ply": p,
+                    "text": " · ".join(texts) or "—",
+                    "href": f"{base_url}?ply={p}",
+                    "current": p == ply,
+                }
+            )
+        out.append({**turn, "actions": actions, "current": turn["first_ply"] <= ply <= turn["ply"]})
+    return out
+
+
 def turn_steps(turns: list[dict], ply: int, total: int) -> dict:
     """Stepping by turn: ``turns`` in order (``log.turns``, oldest first), each from its
     ``first_ply`` to its last action ``ply``. The current turn holds ``ply``; a step back goes to
-    the end of the turn before it, a step on to the end of this turn (or the next one)."""
-    current = next((t for t in turns if t["first_ply"] <= ply <= t["ply"]), None)
+    the end of the turn before it, a step on to the end of this turn (or the next one).
+    ``in_turn`` of ``turn_actions`` places ``ply`` inside its turn."""
+    current = _turn_at(turns, ply)
     index = turns.index(current) if current else -1
     ends = [t["ply"] for t in turns]
     before = [e for e in ends if e < ply]
@@ -114,12 +177,12 @@ def turn_steps(turns: list[dict], ply: int, total: int) -> dict:
         "prev_turn": before[-1] if before else 0,
         "next_turn": after[0] if after else total,
         "index": index,
+        "colour": current["colour"] if current else "",
+        "letter": current["letter"] if current else "",
+        "player": current["player"] if current else "",
+        "in_turn": ply - current["first_ply"] + 1 if current else 0,
+        "turn_actions": current["ply"] - current["first_ply"] + 1 if current else 0,
     }
-
-
-def moves(actions: list[tuple[int, dict, str]]) -> list[dict]:
-    """The move list: (ply, record action, who) → its caption."""
-    return [{"ply": ply, "text": action_text(a), "who": who} for ply, a, who in actions]
 
 
 def scores(score: dict, labels: dict) -> dict:

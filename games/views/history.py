@@ -41,14 +41,16 @@ def replay(request, public_id):
     labels = {s.index: s.label for s in game.seats.all()}
     final = engine.score(services.game_state(game)) if revealed else None
     base_url = reverse("game_replay", kwargs={"public_id": game.public_id})
-    turns = _turns(
-        [(a.ply, a.seat, a.events) for a in actions], state, colour_seats, labels, base_url
-    )
+    # The actions' public events (R9.1): what every seat saw happen, nothing of a hand or pile.
+    rows = [(a.ply, a.seat, a.events) for a in actions]
+    turns = _turns(rows, state, colour_seats, labels, base_url)
+    marks = presenter.last_move(rows, turns, ply)
     context = {
         "game": game,
-        "position": presenter.position(data, colour_seats, ply, len(actions), revealed, labels),
-        "moves": presenter.moves([(a.ply, a.payload, labels.get(a.seat, "")) for a in actions]),
-        "turns": turns,
+        "position": presenter.position(
+            data, colour_seats, ply, len(actions), revealed, labels, marks
+        ),
+        "turns": presenter.turn_list(turns, rows, ply, base_url),
         "steps": presenter.turn_steps(turns, ply, len(actions)),
         "base_url": base_url,
         "scores": presenter.scores(final, labels) if revealed else None,
@@ -114,15 +116,16 @@ def _uploaded_context(request, data: dict) -> dict:
     for i, action in enumerate(actions):  # the public events of each action, for the turns
         step = engine.apply(step, action)
         rows.append((i + 1, 0, engine.view(step, None)["events"]))
-    turns = _turns(rows, state, colour_seats, labels, reverse("replay_upload"))
+    base_url = reverse("replay_upload")
+    turns = _turns(rows, state, colour_seats, labels, base_url)
+    marks = presenter.last_move(rows, turns, ply)
     return {
-        "turns": turns,
+        "turns": presenter.turn_list(turns, rows, ply, base_url),
         "steps": presenter.turn_steps(turns, ply, len(actions)),
         "position": presenter.position(
-            state.to_json(), colour_seats, ply, len(actions), True, labels
+            state.to_json(), colour_seats, ply, len(actions), True, labels, marks
         ),
-        "moves": presenter.moves([(i + 1, a, "") for i, a in enumerate(actions)]),
-        "base_url": reverse("replay_upload"),
+        "base_url": base_url,
         "scores": presenter.scores(engine.score(final), labels),
         "uploaded": data,
     }
