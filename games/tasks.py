@@ -47,26 +47,25 @@ def send_turn_email(
     return emails.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, about=about)
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(smtplib.SMTPException, OSError),
-    retry_backoff=True,
-    max_retries=5,
-)
+# Every email task: redelivered if the worker dies (acks late), retried with backoff while the
+# mail server refuses; each delivers at most once whatever happens (the notice rows).
+EMAIL_TASK = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (smtplib.SMTPException, OSError),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
+
+@shared_task(**EMAIL_TASK)
 def send_invite_email(game_id: int, user_id: int) -> str:
     """Email an invited player (see games.emails.invite); at most once, and not once they
     have answered or the game has started or been cancelled."""
     return emails.invite(game_id=game_id, user_id=user_id)
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(smtplib.SMTPException, OSError),
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(**EMAIL_TASK)
 def send_digest(user_id: int, day: str) -> str:
     """The daily digest for the player's local date ``day`` (see games.digests); at most once."""
     return digests.deliver(user_id=user_id, day=day)
