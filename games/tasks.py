@@ -31,31 +31,25 @@ def ai_play(game_id: int, ply: int) -> int | None:
     return result.ply
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    # smtplib.SMTPException is an OSError too; OSError alone also covers refused connections
-    # and timeouts. Five retries, waiting a random 0-1, 0-2, 0-4, 0-8 and 0-16 s (full jitter).
-    autoretry_for=(smtplib.SMTPException, OSError),
-    retry_backoff=True,
-    max_retries=5,
-)
-def send_turn_email(
-    game_id: int, ply: int, user_id: int, kind: str, about: int | None = None
-) -> str:
-    """Email one player about the turn that began at ``ply`` (see games.emails); at most once."""
-    return emails.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, about=about)
-
-
 # Every email task: redelivered if the worker dies (acks late), retried with backoff while the
 # mail server refuses; each delivers at most once whatever happens (the notice rows).
 EMAIL_TASK = {
     "acks_late": True,
     "reject_on_worker_lost": True,
+    # smtplib.SMTPException is an OSError too; OSError alone also covers refused connections
+    # and timeouts. Five retries, waiting a random 0-1, 0-2, 0-4, 0-8 and 0-16 s (full jitter).
     "autoretry_for": (smtplib.SMTPException, OSError),
     "retry_backoff": True,
     "max_retries": 5,
 }
+
+
+@shared_task(**EMAIL_TASK)
+def send_turn_email(
+    game_id: int, ply: int, user_id: int, kind: str, about: int | None = None
+) -> str:
+    """Email one player about the turn that began at ``ply`` (see games.emails); at most once."""
+    return emails.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, about=about)
 
 
 @shared_task(**EMAIL_TASK)
