@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import Block, blocks_between
-from games import clock, engine, jobs, ratings
+from accounts.models import Block
+from games import clock, engine, jobs, ratings, seating
 from games.engine import IllegalAction, State
 from games.models import Action, ChatMessage, Game, ModerationLog, Report, Seat
 from games.turns import TIMEOUTS_BEFORE_TAKEOVER, turn_start_ply
@@ -225,20 +225,7 @@ def game_join(*, game: Game, user, token: str = "") -> Seat:
         seats = list(game.seats.all())
         if any(s.user_id == user.pk and s.kind == Seat.Kind.HUMAN for s in seats):
             raise Conflict("you already have a seat in this game")
-        seat = next(
-            (s for s in seats if s.kind == Seat.Kind.INVITED and s.user_id == user.pk), None
-        )
-        with_link = bool(token) and token == game.invite_token
-        if seat is None and with_link:
-            seat = next((s for s in seats if s.kind == Seat.Kind.LINK), None)
-        if seat is None and (with_link or game.visibility == Game.Visibility.PUBLIC):
-            seat = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
-        seated = [s.user_id for s in seats if s.kind == Seat.Kind.HUMAN]
-        if seat is not None and seat.kind != Seat.Kind.INVITED and blocks_between(user, seated):
-            # Someone seated here has blocked this player: an open or link seat is not for
-            # them. An invitation stands: the creator chose to send it, and a creator who
-            # blocked the player could not (game_create).
-            seat = None
+        seat = seating.seat_for_joiner(game, seats, user, token)
         if seat is None:
             raise NotAllowed("there is no seat here for you")
         seat.kind, seat.user, seat.joined_at = Seat.Kind.HUMAN, user, timezone.now()

@@ -7,7 +7,7 @@ legal actions and their outlooks. No function here is handed a State.
 
 from __future__ import annotations
 
-from games import engine
+from games import engine, seating
 from games.engine.pieces import PIECE_SIZE
 from games.engine.state import COLOURS, LETTERS
 from games.models import Game, Seat
@@ -34,16 +34,10 @@ def joining(game: Game, seats: dict[int, Seat], seat: Seat | None, user, token: 
         }
         for index, s in sorted(seats.items())
     ]
-    can_join = invited = False
-    if user.is_authenticated and seat is None and game.status == Game.Status.OPEN:
-        kinds = {s.kind for s in seats.values()}
-        invited = any(s.kind == Seat.Kind.INVITED and s.user_id == user.pk for s in seats.values())
-        public = game.visibility == Game.Visibility.PUBLIC
-        can_join = (
-            invited
-            or (Seat.Kind.OPEN in kinds and (public or bool(token)))
-            or (Seat.Kind.LINK in kinds and bool(token))
-        )
+    # The write path's own rule (games.seating): never "Take a seat" where it would refuse.
+    joinable = seating.seat_for_joiner(game, list(seats.values()), user, token)
+    can_join = seat is None and joinable is not None
+    invited = can_join and joinable.kind == Seat.Kind.INVITED
     return {
         "joining": True,
         "seat_rows": rows,

@@ -61,6 +61,22 @@ def test_a_blocked_player_cannot_take_a_seat_in_her_game(alice, bob, carol, alic
     assert game.seats.filter(user=bob).count() == 0
 
 
+@pytest.mark.parametrize("kind", ["open", "link"])
+def test_the_page_never_offers_a_seat_the_service_would_refuse(
+    client, alice, bob, carol, alice_blocks_bob, kind
+):
+    """One rule (games.seating) for the page and the write path: no "Take a seat" for him."""
+    game = open_game(alice, players=3, kind=kind)
+    query = f"?token={game.invite_token}" if kind == "link" else ""
+    url = reverse("game", args=[game.public_id]) + query
+    join = f'action="{reverse("game_join", args=[game.public_id])}"'
+
+    client.force_login(bob)
+    assert join not in client.get(url).content.decode()
+    client.force_login(carol)
+    assert join in client.get(url).content.decode()
+
+
 def test_a_blocked_player_cannot_join_a_game_where_she_sits(alice, bob, carol, alice_blocks_bob):
     game = open_game(carol, players=3)
     services.game_join(game=game, user=alice)

@@ -1,0 +1,32 @@
+"""Who may take which seat of a game that has not started: the one definition of the rule, read
+by the write path (``services.game_join``, under the game's lock) and by the page that offers
+"Take a seat" (``presenters.game.joining``), so that the page never offers what the service
+would refuse."""
+
+from __future__ import annotations
+
+from accounts.models import blocks_between
+from games.models import Game, Seat
+
+
+def seat_for_joiner(game: Game, seats: list[Seat], user, token: str = "") -> Seat | None:
+    """The seat ``user`` would take: their invitation; else, with the game's invite link, a link
+    seat; else, in a public game or with the link, an open seat. None if there is none for them:
+    the game is not taking players, they sit here already, or someone seated here blocked them
+    (an invitation stands: the creator chose to send it)."""
+    if game.status != Game.Status.OPEN or not user.is_authenticated:
+        return None
+    if any(s.user_id == user.pk and s.kind == Seat.Kind.HUMAN for s in seats):
+        return None
+    seat = next((s for s in seats if s.kind == Seat.Kind.INVITED and s.user_id == user.pk), None)
+    if seat is not None:
+        return seat
+    with_link = bool(token) and token == game.invite_token
+    if with_link:
+        seat = next((s for s in seats if s.kind == Seat.Kind.LINK), None)
+    if seat is None and (with_link or game.visibility == Game.Visibility.PUBLIC):
+        seat = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
+    seated = [s.user_id for s in seats if s.kind == Seat.Kind.HUMAN]
+    if seat is not None and blocks_between(user, seated):
+        return None
+    return seat
