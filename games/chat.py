@@ -97,19 +97,28 @@ def _rate_limit(user) -> None:
             )
 
 
+def chat_room(game: Game, user, seated: bool) -> tuple[str | None, str]:
+    """Where ``user`` may write in ``game``'s chat: (room, "") or (None, why not). The one
+    definition of "who may chat", read by ``chat_post`` and by the chat panel's form."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return None, "log in to write in the chat"
+    if game.status == Game.Status.ABORTED:
+        return None, "this game was aborted: its chat is closed"
+    if seated:
+        return ChatMessage.Room.PLAYERS, ""
+    if game.visibility != Game.Visibility.PUBLIC:
+        return None, "only the players of this game can write in its chat"
+    return ChatMessage.Room.SPECTATORS, ""
+
+
 def chat_post(*, game: Game, user, text: str) -> ChatMessage:
     """Post a line to the game's chat: a seated player to the players' room, anyone else signed
     in (a public game's spectator) to the spectators' room, which the players see only once the
     game is over."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        raise NotAllowed("log in to write in the chat")
-    room = ChatMessage.Room.PLAYERS
-    if seat_for(game, user) is None:
-        if game.visibility != Game.Visibility.PUBLIC:
-            raise NotAllowed("only the players of this game can write in its chat")
-        room = ChatMessage.Room.SPECTATORS
-    if game.status == Game.Status.ABORTED:
-        raise NotAllowed("this game was aborted: its chat is closed")
+    seated = user is not None and user.is_authenticated and seat_for(game, user) is not None
+    room, refusal = chat_room(game, user, seated)
+    if room is None:
+        raise NotAllowed(refusal)
     text = clean_text(text, what="message", max_length=ChatMessage.MAX_LENGTH)
     _rate_limit(user)  # after the checks: a refused or empty message costs nothing
     with transaction.atomic():

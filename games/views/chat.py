@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import blocked_ids
-from games.chat import REPORT_REASON_MAX, RateLimited, chat_post, report_create
+from games.chat import REPORT_REASON_MAX, RateLimited, chat_post, chat_room, report_create
 from games.models import ChatMessage, Game
 from games.selectors import game_for_viewer
 from games.services import GameError
@@ -39,11 +39,7 @@ def chat_context(
     return {
         "game": game,
         "chat_lines": lines,
-        "can_post": game.status != Game.Status.ABORTED
-        and (
-            seat is not None
-            or (user.is_authenticated and game.visibility == Game.Visibility.PUBLIC)
-        ),
+        "can_post": chat_room(game, user, seat is not None)[0] is not None,
         "spectating": seat is None,
         "chat_error": error,
         "chat_text": text,
