@@ -105,17 +105,20 @@ def upload(request):
 def _uploaded_context(request, data: dict) -> dict:
     actions = data["actions"]
     ply = _ply(request, len(actions))
-    try:
-        state = engine_record.replay(data, upto=ply)
-        final = engine_record.replay(data)
+    rows = []  # the public events of each action, for the turns
+    try:  # one pass through the record: the position at ``ply``, the events, the end
+        step = engine_record.initial_state(data)
+        state = step
+        for i, action in enumerate(actions):
+            step = engine.apply(step, action)
+            rows.append((i + 1, 0, engine.view(step, None)["events"]))
+            if i + 1 == ply:
+                state = step
+        final = step
     except ValueError as exc:  # validated on upload; a stale session copy is refused, not a 500
         return {"upload_error": str(exc)}
     labels = {seat: f"Player {seat + 1}" for seat in range(state.players)}
     colour_seats = engine.table(state, None)["colour_seats"]
-    rows, step = [], engine_record.initial_state(data)
-    for i, action in enumerate(actions):  # the public events of each action, for the turns
-        step = engine.apply(step, action)
-        rows.append((i + 1, 0, engine.view(step, None)["events"]))
     base_url = reverse("replay_upload")
     turns = _turns(rows, state, colour_seats, labels, base_url)
     marks = presenter.last_move(rows, turns, ply)
