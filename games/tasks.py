@@ -11,7 +11,7 @@ from games.ai import choose_action
 from games.models import Game
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task
 def ai_play(game_id: int, ply: int) -> int | None:
     """Play the computer's decision at ``ply``; a no-op if the game has moved on or ended."""
     game = Game.objects.filter(pk=game_id).first()
@@ -31,11 +31,10 @@ def ai_play(game_id: int, ply: int) -> int | None:
     return result.ply
 
 
-# Every email task: redelivered if the worker dies (acks late), retried with backoff while the
-# mail server refuses; each delivers at most once whatever happens (the notice rows).
+# Every task is acknowledged late and redelivered if its worker dies (CELERY_TASK_ACKS_LATE,
+# CELERY_TASK_REJECT_ON_WORKER_LOST in config/settings.py). An email task also retries with
+# backoff while the mail server refuses; each delivers at most once whatever happens.
 EMAIL_TASK = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
     # smtplib.SMTPException is an OSError too; OSError alone also covers refused connections
     # and timeouts. Five retries, waiting a random 0-1, 0-2, 0-4, 0-8 and 0-16 s (full jitter).
     "autoretry_for": (smtplib.SMTPException, OSError),
@@ -65,7 +64,7 @@ def send_digest(user_id: int, day: str) -> str:
     return digests.deliver(user_id=user_id, day=day)
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task
 def play_overdue_turn(game_id: int, ply: int) -> bool:
     """The computer plays a human's overdue turn at ``ply``; a no-op if they moved meanwhile."""
     game = Game.objects.filter(pk=game_id).first()

@@ -102,3 +102,14 @@ def test_accounts_imports_nothing_from_games():
         if imports(path, known)
     }
     assert edges and leaks == {}
+
+
+def test_every_task_is_acknowledged_late_and_requeued_if_its_worker_dies():
+    """Written once, in the settings (CELERY_TASK_ACKS_LATE, ..._REJECT_ON_WORKER_LOST): every
+    task is idempotent and must come back if a worker dies mid-task."""
+    from celery import current_app
+
+    tasks = [t for name, t in current_app.tasks.items() if name.startswith("games.tasks.")]
+    assert len(tasks) >= 6
+    for task in tasks:
+        assert task.acks_late and task.reject_on_worker_lost, task.name
