@@ -113,3 +113,15 @@ def test_every_task_is_acknowledged_late_and_requeued_if_its_worker_dies():
     assert len(tasks) >= 6
     for task in tasks:
         assert task.acks_late and task.reject_on_worker_lost, task.name
+
+
+def test_no_test_module_imports_another():
+    """Shared helpers live in tests/support/ (and tests/engine/helpers.py), not in test modules."""
+    offenders = []
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                last = node.module.rpartition(".")[2]
+                if node.module.startswith("tests.") and last.startswith("test_"):
+                    offenders.append(f"{path.relative_to(ROOT)} imports {node.module}")
+    assert offenders == []

@@ -14,8 +14,8 @@ import pytest
 from games import engine, services
 from games.models import Game
 from games.services import SeatSpec
-from tests.e2e.test_live_page import page_for
-from tests.games.test_game_table import four_humans, play_until_alice_has_been_skipped_and_reversed
+from tests.support.browser import page_for
+from tests.support.tables import four_humans, play_until_alice_has_been_skipped_and_reversed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -181,7 +181,7 @@ def test_confirm_and_undo_by_keyboard_and_by_touch(site, browser, alice, screens
     # Touch: a tap puts it down, Undo takes it back, two taps on one square send it.
     game = site.call(new)
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
-    from tests.e2e.test_live_page import session_of
+    from tests.support.browser import session_of
 
     context.add_cookies([{"name": "sessionid", "value": session_of(site, alice), "url": site.url}])
     page = context.new_page()

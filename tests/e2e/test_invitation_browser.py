@@ -13,7 +13,7 @@ from django.core import mail
 from games import services
 from games.models import Game, Seat
 from games.services import SeatSpec
-from tests.e2e.test_live_page import page_for
+from tests.support.browser import page_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,13 +17,12 @@ import random
 import time
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games import engine, live, services
 from games.models import Game
 from games.services import SeatSpec
 from tests.e2e import conftest as e2e
+from tests.support.browser import page_for, session_of  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,21 +49,6 @@ POST = """([url, action, ply]) => {
                           values: {action: JSON.stringify(action), ply: String(ply)}});
   return true;
 }"""
-
-
-def session_of(site, user) -> str:
-    with site.locked():
-        client = Client()
-        client.force_login(user)
-        return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-def page_for(browser, site, user, url: str, *, viewport=(1280, 900)):
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
-    context.add_cookies([{"name": "sessionid", "value": session_of(site, user), "url": site.url}])
-    page = context.new_page()
-    page.goto(url)
-    return context, page
 
 
 def slow_move_answers(site, monkeypatch, seconds: float = 0.4) -> None:

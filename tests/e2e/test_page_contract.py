@@ -17,7 +17,7 @@ from games import engine
 from games.engine.pieces import parse_squares, shape_of_mask
 from games.engine.rules import legal_placements
 from tests.engine.helpers import make_state, play
-from tests.games.test_play import client_for, page_url, play_setup, post_action, save_state
+from tests.support.pages import client_for, page_url, play_setup, post_action, save_state
 
 pytestmark = pytest.mark.django_db
 

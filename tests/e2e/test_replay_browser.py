@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_live_page import page_for
-from tests.games.test_game_table import (
+from tests.support.browser import page_for
+from tests.support.tables import (
     four_humans,
     play_until_alice_has_been_skipped_and_reversed,
 )

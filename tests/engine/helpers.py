@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from games.engine import apply, new_game
 from games.engine.pieces import PIECE_INDEX, PIECE_SHIFT, parse_squares, shape_of_mask
 from games.engine.rules import _settle
@@ -65,3 +67,33 @@ def play(state: State, *actions: dict) -> State:
     for action in actions:
         state = apply(state, action)
     return state
+
+
+def disguise(s: State, seat: int | None, rng: random.Random) -> State:
+    """The same public position with every part that ``seat`` may not know changed (R9)."""
+    alt = s.copy()
+    alt.events = list(s.events)
+    if isinstance(s.seed, str):  # another seed and salt behind the same public commitment
+        alt.seed = f"{(int(s.seed, 16) + 1) % 2**256:064x}"
+        alt.salt = f"{(int(s.salt, 16) + 1) % 2**128:032x}"
+    else:
+        alt.seed = (s.seed or 0) + 1
+    mine = s.owner(s.seat_colours(seat)[0]) if seat is not None else None
+    for owner in s.owners():
+        pile = alt.piles[owner]
+        if owner == mine:  # the seat knows its hand and the cards it put at the bottom
+            known = s.known_bottom[owner]
+            head = pile[: len(pile) - known]
+            rng.shuffle(head)
+            alt.piles[owner] = head + pile[len(pile) - known :]
+            continue
+        pool = alt.hands[owner] + pile + (alt.drawn if alt.owner(alt.turn) == owner else [])
+        rng.shuffle(pool)
+        n_hand, n_drawn = len(alt.hands[owner]), len(alt.drawn)
+        alt.hands[owner] = pool[:n_hand]
+        if alt.owner(alt.turn) == owner:
+            alt.drawn = pool[n_hand : n_hand + n_drawn]
+            alt.piles[owner] = pool[n_hand + n_drawn :]
+        else:
+            alt.piles[owner] = pool[n_hand:]
+    return alt

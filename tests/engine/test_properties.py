@@ -13,6 +13,7 @@ from games.engine import apply, legal_actions, make_record, new_game, replay, sc
 from games.engine.cards import recipe_cards
 from games.engine.pieces import ALL_PIECES_MASK, BOARD, PIECE_INDEX, PLACEMENT_PIECE, shape_of_mask
 from games.engine.state import State
+from tests.engine.helpers import disguise
 
 games = st.tuples(
     st.sampled_from(["classic", "shuffle"]),
@@ -51,36 +52,6 @@ def check_invariants(s: State) -> None:
             cards += s.drawn
         assert Counter(cards) == Counter(per_owner)
         assert 0 <= s.known_bottom[owner] <= len(s.piles[owner])
-
-
-def disguise(s: State, seat: int | None, rng: random.Random) -> State:
-    """The same public position with every part that ``seat`` may not know changed (R9)."""
-    alt = s.copy()
-    alt.events = list(s.events)
-    if isinstance(s.seed, str):  # another seed and salt behind the same public commitment
-        alt.seed = f"{(int(s.seed, 16) + 1) % 2**256:064x}"
-        alt.salt = f"{(int(s.salt, 16) + 1) % 2**128:032x}"
-    else:
-        alt.seed = (s.seed or 0) + 1
-    mine = s.owner(s.seat_colours(seat)[0]) if seat is not None else None
-    for owner in s.owners():
-        pile = alt.piles[owner]
-        if owner == mine:  # the seat knows its hand and the cards it put at the bottom
-            known = s.known_bottom[owner]
-            head = pile[: len(pile) - known]
-            rng.shuffle(head)
-            alt.piles[owner] = head + pile[len(pile) - known :]
-            continue
-        pool = alt.hands[owner] + pile + (alt.drawn if alt.owner(alt.turn) == owner else [])
-        rng.shuffle(pool)
-        n_hand, n_drawn = len(alt.hands[owner]), len(alt.drawn)
-        alt.hands[owner] = pool[:n_hand]
-        if alt.owner(alt.turn) == owner:
-            alt.drawn = pool[n_hand : n_hand + n_drawn]
-            alt.piles[owner] = pool[n_hand + n_drawn :]
-        else:
-            alt.piles[owner] = pool[n_hand:]
-    return alt
 
 
 def play_out(mode, players, scoring, seed, *, check_views: bool):

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games import engine, services
 from games.models import Action, Game
-from tests.games.test_lobby import new_game_data
+from tests.support.lobby import new_game_data
 
 pytestmark = pytest.mark.django_db
 

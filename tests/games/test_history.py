@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import random
 
 import pytest
 from django.test import Client
@@ -13,25 +11,9 @@ from django.urls import reverse
 from games import engine, services
 from games.models import Action, Game, Seat
 from games.services import SeatSpec
+from tests.support.records import play, state_at, upload_file  # noqa: F401
 
 pytestmark = pytest.mark.django_db
-
-
-def play(game: Game, count: int | None = None, *, seed: int = 1) -> Game:
-    """Play ``count`` random legal actions (all of them: to the end), each by the seat to move."""
-    rng = random.Random(seed)
-    done = 0
-    while count is None or done < count:
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        state = services.game_state(game)
-        action = rng.choice(engine.legal_actions(state))
-        seat = game.seats.get(index=state.controller())
-        services.action_submit(game=game, user=seat.user, action=action, expected_ply=game.ply)
-        done += 1
-    game.refresh_from_db()
-    return game
 
 
 @pytest.fixture
@@ -54,20 +36,6 @@ def keys_in(value) -> set[str]:
     if isinstance(value, list):
         return {k for v in value for k in keys_in(v)}
     return set()
-
-
-def upload_file(content: str | bytes, name: str = "game.json") -> io.BytesIO:
-    data = content.encode() if isinstance(content, str) else content
-    handle = io.BytesIO(data)
-    handle.name = name
-    return handle
-
-
-def state_at(game: Game, ply: int):
-    state = services.initial_state(game)
-    for action in game.actions.order_by("ply")[:ply]:
-        state = engine.apply(state, action.payload)
-    return state
 
 
 def board_of(response) -> list[str]:

@@ -13,7 +13,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Seat
 from games.services import SeatSpec
-from tests.games.test_play import client_for, page_url
+from tests.support.pages import client_for, page_url
 
 
 def invite_bob(alice, **kwargs) -> Game:

@@ -18,7 +18,7 @@ from games import engine, services
 from games.engine import State
 from games.models import Game
 from games.services import SeatSpec
-from tests.engine.test_properties import disguise
+from tests.engine.helpers import disguise
 
 pytestmark = pytest.mark.django_db
 

@@ -9,30 +9,9 @@ from django.urls import reverse
 from games import engine, services
 from games.models import Action, Game, Seat
 from games.services import SeatSpec
+from tests.support.lobby import new_game_data  # noqa: F401
 
 pytestmark = pytest.mark.django_db
-
-
-def new_game_data(**overrides) -> dict:
-    """The new-game form as a browser posts it with its defaults, changed by ``overrides``."""
-    data = {
-        "mode": "shuffle",
-        "players": "2",
-        "scoring": "basic",
-        "recipe": "default",
-        "shared_color": "green",
-        "move_seconds": str(24 * 3600),
-        "visibility": "public",
-        "seating": "chosen",
-    }
-    for kind, count in engine.DEFAULT_RECIPE.items():
-        data[f"card_{kind}"] = str(count)
-    for i in range(4):
-        data[f"seat{i}_kind"] = "me" if i == 0 else "open"
-        data[f"seat{i}_username"] = ""
-        data[f"seat{i}_level"] = "casual"
-    data.update({key: str(value) for key, value in overrides.items()})
-    return data
 
 
 def open_game(creator, *, visibility="public", seats=None, players=2):

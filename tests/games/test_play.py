@@ -21,44 +21,26 @@ from games.engine.state import State
 from games.models import Action, Game
 from games.services import SeatSpec
 from tests.engine.helpers import make_state, play
+from tests.support.pages import (  # noqa: F401
+    CORNERS,
+    HTMX,
+    act_url,
+    client_for,
+    page_url,
+    panel_url,
+    play_setup,
+    post_action,
+    save_state,
+    section,
+    text,
+)
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-CORNERS = {"blue": ["a1"], "yellow": ["t1"], "red": ["t20"], "green": ["a20"]}
 SEED = 738291046573829104  # long and distinctive: searchable in a page
 
 
 # -- helpers --------------------------------------------------------------------------------
-
-
-def client_for(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
-def page_url(game) -> str:
-    return f"/games/{game.public_id}/"
-
-
-def panel_url(game, query: str = "") -> str:
-    return f"/games/{game.public_id}/panel/" + (f"?{query}" if query else "")
-
-
-def act_url(game) -> str:
-    return f"/games/{game.public_id}/act/"
-
-
-def save_state(game, state: State, **extra) -> Game:
-    """Make ``state`` the game's snapshot (at the game's current ply)."""
-    data = state.to_json()
-    Game.objects.filter(pk=game.pk).update(
-        state=data, to_move_seat=state.controller(), ply=data["ply"], **extra
-    )
-    game.refresh_from_db()
-    return game
 
 
 def two_player(**kwargs) -> State:
@@ -77,20 +59,6 @@ def snapshot(game) -> tuple:
     return (Action.objects.filter(game=game).count(), game.ply, game.state, game.status)
 
 
-def post_action(client, game, action, *, ply=None, key="", htmx=True, raw=None):
-    game.refresh_from_db()
-    data = {
-        "action": raw if raw is not None else json.dumps(action),
-        "ply": game.ply if ply is None else ply,
-        "key": key,
-    }
-    return client.post(act_url(game), data, **(HTMX if htmx else {}))
-
-
-def text(response) -> str:
-    return response.content.decode()
-
-
 def button_value(content: str, label: str) -> str:
     """The action a button with this aria-label posts."""
     match = re.search(
@@ -106,24 +74,6 @@ def button_value(content: str, label: str) -> str:
 def labels(content: str, prefix: str) -> list[str]:
     found = re.findall(r'aria-label="(' + re.escape(html.escape(prefix)) + r'[^"]*)"', content)
     return [html.unescape(label) for label in found]
-
-
-def section(content: str, css_class: str) -> str:
-    match = re.search(r'<section class="' + css_class + r'".*?</section>', content, re.S)
-    assert match, f"no section {css_class}"
-    return match.group(0)
-
-
-def play_setup(game) -> Game:
-    """Play the four setup placements (the first legal one each time) through the service."""
-    for _ in range(4):
-        game.refresh_from_db()
-        state = services.game_state(game)
-        user = game.seats.get(index=state.controller()).user
-        action = engine.legal_actions(state)[0]
-        services.action_submit(game=game, user=user, action=action, expected_ply=game.ply)
-    game.refresh_from_db()
-    return game
 
 
 # -- the page -------------------------------------------------------------------------------

@@ -23,8 +23,7 @@ from games.models import Game
 from games.presenters import game as game_presenter
 from games.views.links import Links
 from tests.engine.helpers import make_state
-from tests.games.test_history import play as play_random
-from tests.games.test_play import (
+from tests.support.pages import (
     CORNERS,
     act_url,
     client_for,
@@ -34,6 +33,7 @@ from tests.games.test_play import (
     section,
     text,
 )
+from tests.support.records import play as play_random
 
 pytestmark = pytest.mark.django_db
 

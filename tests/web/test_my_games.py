@@ -12,8 +12,8 @@ from accounts.models import User
 from games import ratings, services
 from games.models import Game
 from games.services import SeatSpec
-from tests.games.test_game_table import finished
-from tests.games.test_play import client_for
+from tests.support.pages import client_for
+from tests.support.tables import finished
 
 
 def test_my_games_shows_date_place_and_winner_in_my_time_zone(duel, alice, bob):

@@ -10,12 +10,12 @@ from django.urls import reverse
 
 from games import engine
 from games.presenters.captions import event_text
-from tests.games.test_game_table import (
+from tests.support.pages import client_for
+from tests.support.records import play, state_at, upload_file
+from tests.support.tables import (
     four_humans,
     play_until_alice_has_been_skipped_and_reversed,
 )
-from tests.games.test_history import play, state_at, upload_file
-from tests.games.test_play import client_for
 
 
 def four_player_game(alice, bob, carol, dave):

@@ -6,7 +6,7 @@ from django.test import Client
 
 from games import services
 from games.services import SeatSpec
-from tests.games.test_play import client_for
+from tests.support.pages import client_for
 
 
 def test_the_favicon_is_served(db):
