@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from accounts.models import User
 from accounts.vacations import paused
 from games.models import Game, Seat
 
@@ -56,22 +55,39 @@ def overdue_running(
     return keep
 
 
+def reminder_due(game: Game, seat: Seat, now: datetime) -> bool:
+    """The one definition of "remind this player now" (the scan's SQL, ``deadlines.
+    reminders_due``, only narrows the candidates; the email task asks again before sending): a
+    running game whose turn this human seat holds, waiting longer than the player's reminder
+    hours plus the time they were away, not yet past its deadline (the computer plays the turn
+    then, and says so), and the player is not on vacation now."""
+    if game.status != Game.Status.ACTIVE or game.turn_started_at is None:
+        return False
+    if seat.kind != Seat.Kind.HUMAN or seat.is_ai or game.to_move_seat != seat.index:
+        return False
+    user = seat.user
+    if user is None or user.on_vacation(now):
+        return False
+    away = paused(user.pk, game.turn_started_at, now)
+    if game.turn_started_at + timedelta(hours=user.reminder_hours) + away > now:
+        return False
+    return deadline(game, user.pk, now) > now
+
+
 def reminders_running(
     rows: list[tuple[int, int, int]], now: datetime
 ) -> list[tuple[int, int, int]]:
-    """The reminder scan's rows (game id, turn ply, user id) less those of players on vacation or
-    whose wait, less the time they were away, is still short of their reminder hours."""
+    """The reminder scan's rows (game id, turn ply, user id) for which ``reminder_due`` holds."""
     if not rows:
         return rows
-    users = {u.pk: u for u in User.objects.filter(pk__in={r[2] for r in rows})}
-    games = {g.pk: g for g in Game.objects.filter(pk__in={r[0] for r in rows})}
-    keep = []
-    for row in rows:
-        user, game = users.get(row[2]), games.get(row[0])
-        if user is None or game is None or user.on_vacation(now):
-            continue
-        away = paused(user.pk, game.turn_started_at, now)
-        if away and game.turn_started_at + timedelta(hours=user.reminder_hours) + away > now:
-            continue
-        keep.append(row)
-    return keep
+    seats = {
+        (s.game_id, s.user_id): s
+        for s in Seat.objects.filter(
+            game_id__in={r[0] for r in rows}, user_id__in={r[2] for r in rows}
+        ).select_related("game", "user")
+    }
+    return [
+        row
+        for row in rows
+        if (seat := seats.get((row[0], row[2]))) is not None and reminder_due(seat.game, seat, now)
+    ]

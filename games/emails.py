@@ -73,12 +73,8 @@ def still_due(game: Game, seat: Seat, ply: int, kind: str) -> bool:
         return True  # timeouts and takeovers report something that happened
     if game.status != Game.Status.ACTIVE or seat.is_ai or game.to_move_seat != seat.index:
         return False
-    if kind == Kind.REMINDER:  # due, and not overdue: the computer plays an overdue turn
-        started, now = game.turn_started_at, timezone.now()
-        if started is None or started + timedelta(hours=seat.user.reminder_hours) > now:
-            return False
-        if clock.deadline(game, seat.user_id, now) <= now:
-            return False
+    if kind == Kind.REMINDER and not clock.reminder_due(game, seat, timezone.now()):
+        return False
     return turn_start_ply(game.pk, seat.index) == ply
 
 

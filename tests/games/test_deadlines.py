@@ -291,3 +291,28 @@ def test_the_timeout_move_is_chosen_before_the_game_is_locked(duel, monkeypatch)
     assert events.index("lock") > max(i for i, e in enumerate(events) if e == "choose")
     duel.refresh_from_db()
     assert duel.ply >= 1 and duel.actions.filter(by_ai=True).exists()
+
+
+def test_a_queued_reminder_is_checked_by_the_scans_own_rule(duel, alice, bob, verified, on_commit):
+    """One definition of "reminder due" (clock.reminder_due) for the scan and the email task: a
+    reminder queued for a player who has since been away long enough is not sent (the task used
+    to check the wait without the time away)."""
+    from accounts.models import Vacation
+    from games import clock
+
+    verified(bob)
+    prefer(bob, email_turns="reminders", reminder_hours=3)
+    with on_commit():
+        play(duel, alice)  # bob's turn, at ply 1
+    waited(duel, hours=3, minutes=5)
+    duel.refresh_from_db()
+    seat = duel.seats.select_related("user").get(index=1)
+    assert clock.reminder_due(duel, seat, timezone.now())
+    now = timezone.now()  # bob was away for an hour of that wait: 2 h 05 min count
+    Vacation.objects.create(
+        user=bob, starts_at=now - timedelta(hours=2), ends_at=now - timedelta(hours=1)
+    )
+
+    assert not clock.reminder_due(duel, seat, timezone.now())
+    assert send_turn_email(duel.pk, 1, bob.pk, "reminder") == "played"
+    assert subjects(bob) == []
