@@ -110,31 +110,9 @@ def game_create(
         now = timezone.now()
         invited: list[int] = []
         for index, spec in enumerate(seats):
-            seat = Seat(game=game, index=index)
-            if spec.kind == "me":
-                seat.kind, seat.user, seat.joined_at = Seat.Kind.HUMAN, creator, now
-            elif spec.kind == "invite":
-                invitee = User.objects.filter(
-                    username__iexact=spec.username, is_active=True
-                ).first()
-                if invitee is None:
-                    raise GameError(f"there is no player called {spec.username!r}")
-                if invitee == creator:
-                    raise GameError("you already have a seat")
-                if Block.objects.filter(blocker=creator, blocked=invitee).exists():
-                    raise GameError(f"you have blocked {invitee}: unblock them to invite them")
-                if Block.objects.filter(blocker=invitee, blocked=creator).exists():
-                    raise GameError(f"{invitee} does not take invitations from you")
-                seat.kind, seat.user = Seat.Kind.INVITED, invitee
-                invited.append(invitee.pk)
-            elif spec.kind == "ai":
-                if spec.level not in Seat.Level.values:
-                    raise GameError(f"unknown computer level {spec.level!r}")
-                seat.kind, seat.ai_level, seat.joined_at = Seat.Kind.AI, spec.level, now
-            elif spec.kind in ("open", "link"):
-                seat.kind = Seat.Kind.OPEN if spec.kind == "open" else Seat.Kind.LINK
-            else:
-                raise GameError(f"unknown seat kind {spec.kind!r}")
+            seat = _seat_from_spec(Seat(game=game, index=index), spec, creator, now)
+            if seat.kind == Seat.Kind.INVITED:
+                invited.append(seat.user_id)
             try:
                 with transaction.atomic():
                     seat.save()
@@ -143,6 +121,33 @@ def game_create(
         _start_if_full(game)
         _invitations_sent(game, invited)
     return game
+
+
+def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
+    """Fill one new seat as the creator asked (not saved): theirs, an invitation (to an active
+    player who has not blocked them nor been blocked by them), a computer, or an open seat."""
+    if spec.kind == "me":
+        seat.kind, seat.user, seat.joined_at = Seat.Kind.HUMAN, creator, now
+    elif spec.kind == "invite":
+        invitee = User.objects.filter(username__iexact=spec.username, is_active=True).first()
+        if invitee is None:
+            raise GameError(f"there is no player called {spec.username!r}")
+        if invitee == creator:
+            raise GameError("you already have a seat")
+        if Block.objects.filter(blocker=creator, blocked=invitee).exists():
+            raise GameError(f"you have blocked {invitee}: unblock them to invite them")
+        if Block.objects.filter(blocker=invitee, blocked=creator).exists():
+            raise GameError(f"{invitee} does not take invitations from you")
+        seat.kind, seat.user = Seat.Kind.INVITED, invitee
+    elif spec.kind == "ai":
+        if spec.level not in Seat.Level.values:
+            raise GameError(f"unknown computer level {spec.level!r}")
+        seat.kind, seat.ai_level, seat.joined_at = Seat.Kind.AI, spec.level, now
+    elif spec.kind in ("open", "link"):
+        seat.kind = Seat.Kind.OPEN if spec.kind == "open" else Seat.Kind.LINK
+    else:
+        raise GameError(f"unknown seat kind {spec.kind!r}")
+    return seat
 
 
 def _invitations_sent(game: Game, user_ids: list[int]) -> None:
