@@ -35,7 +35,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# This folder holds http.py (bench/http.py), which would shadow the standard library's `http`.
+# Keep this folder off the import path: its module names (load_setup, ...) are the bench's own.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
@@ -617,11 +617,10 @@ def start_servers(args: argparse.Namespace, env: dict) -> dict[str, subprocess.P
     access = OUT / "load_access.log"
     access.write_text("")
     app = "config.wsgi:application"
-    if args.fixes != "none" or args.ws == "pubsub":
-        # The same project with the suggested fixes patched in, per worker. bench/ is a
-        # namespace package from the working directory (not on the path: bench/http.py).
-        layer = "pubsub" if args.ws == "pubsub" else "core"
-        app = f"bench.load_setup:fixed_wsgi_app({args.fixes!r}, {layer!r})"
+    if args.ws == "pubsub":
+        # The same project with the other channel layer, per worker. bench/ is a namespace
+        # package from the working directory.
+        app = 'bench.load_setup:fixed_wsgi_app("pubsub")'
     procs = {
         "gunicorn": subprocess.Popen(
             [
@@ -856,7 +855,7 @@ def cmd_run(args: argparse.Namespace) -> None:
     try:
         thinks = [] if args.think == ["none"] else (args.think or ["0"])  # none: nudges only
         for i, think in enumerate(thinks):
-            label = f"{args.tag}think{think}-{args.fixes}-{args.ws}"
+            label = f"{args.tag}think{think}-{args.ws}"
             print(f"-- load run {i + 1}/{len(thinks)}: think {think} s", flush=True)
             result = load_run(args, env, procs, think, label)
             results["runs"].append(result)
@@ -900,7 +899,7 @@ def cmd_run(args: argparse.Namespace) -> None:
                 print(json.dumps(results[name], indent=1), flush=True)
     finally:
         stop(procs)
-    name = f"load_{args.tag}{args.fixes}-{args.ws}.json"
+    name = f"load_{args.tag}{args.ws}.json"
     (OUT / name).write_text(json.dumps(results, indent=1))
     print(f"-> {OUT / name}")
 
@@ -941,12 +940,6 @@ def main() -> None:
     p.add_argument("--nudge-pause", type=float, default=0.05)
     p.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/blokus_load")
     p.add_argument("--redis-url", default="redis://127.0.0.1:6379/3")
-    p.add_argument(
-        "--fixes",
-        choices=["none", "loop"],
-        default="none",
-        help="serve HTTP with the fixes of LOAD_RESULTS.md patched in (bench/load_setup.py)",
-    )
     p = sub.add_parser("nudge")
     p.add_argument("--setup", required=True)
     p.add_argument("--http", required=True)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Run as a script, this file's folder comes first on the import path, and bench/http.py would
-# shadow the standard library's `http`: drop the folder before importing anything else.
+# Run as a script, this file's folder comes first on the import path: drop it before importing
+# anything else, so that no file of bench/ can ever shadow a library module.
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     del sys.path[0]
 
@@ -194,33 +194,6 @@ def install_timers() -> None:
     timed(game_view, "render_to_string", "panel: template render")
 
 
-def apply_fixes(fixes: str) -> None:
-    """Try the fix LOAD_RESULTS.md suggests, in this process only (no app file changes).
-
-    loop: live._send runs group_send on one event loop that lives as long as the
-    process, so the Redis channel layer keeps its connection, instead of async_to_sync making
-    a new loop (and with it a new Redis connection) for every nudge.
-    """
-    if fixes == "none":
-        return
-    import asyncio
-    import threading
-
-    from channels.layers import get_channel_layer
-
-    from games import live
-
-    loop = asyncio.new_event_loop()
-    threading.Thread(target=loop.run_forever, daemon=True, name="nudges").start()
-
-    def _send(group: str, message: dict) -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result()
-
-    live._send = _send
-
-
 def use_layer(layer: str) -> None:
     """pubsub: channels_redis's RedisPubSubChannelLayer instead of the settings' RedisChannelLayer
     (a group_send is one PUBLISH; each server process receives it once and fans it out)."""
@@ -233,14 +206,12 @@ def use_layer(layer: str) -> None:
         }
 
 
-def fixed_wsgi_app(fixes: str = "loop", layer: str = "core"):
-    """gunicorn 'load_setup:fixed_wsgi_app("loop")' (bench/load.py run --fixes): the project's
-    WSGI application with apply_fixes() done in each worker (after the fork, so that the
-    event loop thread of the "loop" fix runs in the worker)."""
+def fixed_wsgi_app(layer: str = "core"):
+    """gunicorn 'load_setup:fixed_wsgi_app("pubsub")' (bench/load.py run --ws pubsub): the
+    project's WSGI application with another channel layer, set up in each worker."""
     from django.core.wsgi import get_wsgi_application
 
     use_layer(layer)
-    apply_fixes(fixes)
     return get_wsgi_application()
 
 
@@ -321,7 +292,6 @@ def profile(args: argparse.Namespace) -> None:
     from django.test.utils import CaptureQueriesContext
 
     rng = random.Random(args.seed)
-    apply_fixes(args.fixes)
     install_timers()
     tag = secrets.token_hex(3)
     games = []
@@ -381,7 +351,6 @@ def profile(args: argparse.Namespace) -> None:
                 wall[kind][label].append(CURRENT[label])
                 cpu[kind][label].append(CPU[label])
         moves += 1
-    print(f"fixes tried: {args.fixes}")
     print(
         f"{moves} moves in classic 2-player games ({args.preplay} plies played before), "
         f"DEBUG={settings.DEBUG}, {settings.DATABASES['default']['ENGINE']}; in-process "
@@ -454,7 +423,6 @@ def main() -> None:
     p.add_argument("--preplay", type=int, default=16)
     p.add_argument("--seed", type=int, default=2)
     p.add_argument("--cprofile", type=int, default=0, help="print this many cProfile rows")
-    p.add_argument("--fixes", choices=["none", "loop"], default="none")
     p = sub.add_parser("send-nudges")
     p.add_argument("--game", required=True)
     p.add_argument("--count", type=int, default=200)

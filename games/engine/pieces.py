@@ -140,7 +140,6 @@ def shape_of_mask(mask: int) -> str | None:
 def _build_tables():
     placements: list[int] = []  # every placement of every piece anywhere on the board
     by_cell: list[list[int]] = [[] for _ in range(PIECE_SHIFT)]
-    by_piece: dict[str, list[int]] = {name: [] for name in PIECES}
     for name in PIECES:
         tag = 1 << (PIECE_SHIFT + PIECE_INDEX[name])
         for shape in ORIENTATIONS[name]:
@@ -151,13 +150,12 @@ def _build_tables():
                     idxs = [(oy + y) * W + ox + x for x, y in shape]
                     value = sum(1 << i for i in idxs) | tag
                     placements.append(value)
-                    by_piece[name].append(value)
                     for i in idxs:
                         by_cell[i].append(value)
-    return placements, by_cell, by_piece
+    return placements, by_cell
 
 
-PLACEMENTS, BY_CELL, BY_PIECE = _build_tables()
+PLACEMENTS, BY_CELL = _build_tables()
 PLACEMENT_PIECE = {value: PIECES[(value >> PIECE_SHIFT).bit_length() - 1] for value in PLACEMENTS}
 
 # The 3×3 neighbourhood of square i, as bits of ``mask << (W + 1)`` read at i, i + W, i + 2W.

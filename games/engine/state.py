@@ -39,7 +39,6 @@ COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
 LETTERS = "BYRG"
 MODES = ("classic", "shuffle")
 SCORINGS = ("basic", "advanced")
-STEPS = ("setup", "card", "keep", "declare", "recycle", "warp", "place", "place_second", "over")
 
 
 class State:
