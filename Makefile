@@ -51,6 +51,7 @@ PORT ?= 8000
 # The dev server with a Celery worker and beat inside it, on a SQLite broker (DEV_WORKER=1, see
 # games/management/commands/devserver.py): the computer plays outside the player's request.
 run: $(VENV)/.installed
+	$(BIN)/python -m config.catalogs compile
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py demo_accounts
 	DEV_WORKER=1 $(BIN)/python manage.py devserver 127.0.0.1:$(PORT)
@@ -58,6 +59,7 @@ run: $(VENV)/.installed
 # pytest exits 5 when it collected no tests: that is a failure here too (make stops on any
 # non-zero status; the message just says why).
 test: $(VENV)/.installed
+	$(BIN)/python -m config.catalogs compile
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	@echo "$(BIN)/pytest -n 2"; \

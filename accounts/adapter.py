@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.utils import translation
 
 from accounts.models import User
+from config.middleware import supported_language
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -16,3 +18,11 @@ class AccountAdapter(DefaultAccountAdapter):
         if User().name_taken(username):
             raise forms.ValidationError("That name is taken by another player.")
         return username
+
+    def save_user(self, request, user, form, commit=True):
+        """A new player keeps the language they signed up in (the page's, from their browser or
+        the footer's switcher), so that their emails come in it too; Settings changes it."""
+        code = supported_language(translation.get_language() or "")
+        if code and not user.language:
+            user.language = code
+        return super().save_user(request, user, form, commit=commit)

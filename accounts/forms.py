@@ -9,6 +9,7 @@ class SettingsForm(forms.ModelForm):
         model = User
         fields = [
             "display_name",
+            "language",
             "time_zone",
             "confirm_moves",
             "email_turns",

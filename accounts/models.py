@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import zoneinfo
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -49,6 +50,15 @@ class User(AbstractUser):
     # compares, with an index each.
     username_key = models.CharField(max_length=150, blank=True, db_index=True, editable=False)
     display_key = models.CharField(max_length=150, blank=True, db_index=True, editable=False)
+    # One of settings.LANGUAGES for the pages and the emails; blank: the pages follow the browser
+    # (or the footer's switcher) and the emails are in English.
+    language = models.CharField(
+        "language",
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text="The language of the pages and of your emails.",
+    )
     # An IANA zone name ("Europe/Paris"), for showing turn deadlines and reminders in local time.
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
     confirm_moves = models.BooleanField(
@@ -81,6 +91,10 @@ class User(AbstractUser):
     # wherever a seat is shown, so it lives on the row; the Vacation rows keep the history that
     # the yearly allowance is counted from.
     vacation_until = models.DateTimeField(null=True, blank=True)
+
+    def email_language(self) -> str:
+        """The language of this player's emails: their setting, else the site's default."""
+        return self.language or settings.LANGUAGE_CODE
 
     def __str__(self) -> str:
         return self.display_name or self.username

@@ -4,11 +4,13 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
 from accounts import vacations
 from accounts.forms import SettingsForm
 from accounts.models import Block, User
 from accounts.tokens import unsubscribe_user_id
+from config.middleware import supported_language
 
 
 @login_required
@@ -98,3 +100,15 @@ def unsubscribe(request, token: str):
         User.objects.filter(pk=player.pk).update(email_turns=User.EmailTurns.NEVER)
         return render(request, "emails/unsubscribe.html", {"player": player, "done": True})
     return render(request, "emails/unsubscribe.html", {"player": player, "token": token})
+
+
+@require_POST
+def set_language(request):
+    """The footer's language switcher: Django's own view (the cookie, back to ``next``), and for a
+    signed-in player their setting too, so that pages on every device and their emails follow."""
+    response = django_set_language(request)
+    code = supported_language(request.POST.get("language", ""))
+    if code and request.user.is_authenticated and request.user.language != code:
+        request.user.language = code
+        request.user.save(update_fields=["language"])
+    return response

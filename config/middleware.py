@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import zoneinfo
 
+from django.conf import settings
 from django.http import HttpResponseBadRequest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 
 class RefuseNulMiddleware:
@@ -52,3 +53,27 @@ class UserTimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+class UserLanguageMiddleware:
+    """The language of the page, after Django's LocaleMiddleware has read the cookie and the
+    browser's Accept-Language: ``?lang=xx`` on the URL (what the hreflang links point at) wins
+    for that page, then the signed-in player's own setting (User.language)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        code = supported_language(request.GET.get("lang", ""))
+        user = getattr(request, "user", None)
+        if not code and user is not None and user.is_authenticated:
+            code = supported_language(getattr(user, "language", ""))
+        if code:
+            translation.activate(code)
+            request.LANGUAGE_CODE = code
+        return self.get_response(request)
+
+
+def supported_language(code: str) -> str:
+    """``code`` if it is one of settings.LANGUAGES, else ""."""
+    return code if code in dict(settings.LANGUAGES) else ""

@@ -183,10 +183,12 @@ MIDDLEWARE = [
     "config.middleware.RefuseNulMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.UserTimeZoneMiddleware",
+    "config.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -205,6 +207,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "config.context_processors.languages",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -378,7 +382,22 @@ LOGGING = {
 
 # --- Internationalisation ----------------------------------------------------------------------
 
-LANGUAGE_CODE = "en-gb"
+# Six languages, those of the published rule sheets (RULES.md R10). Who sees which: the player's
+# own setting (User.language), else ?lang= on the URL (the hreflang links), else the language
+# cookie set by the footer's switcher, else the browser's Accept-Language, else English
+# (config.middleware.UserLanguageMiddleware after Django's LocaleMiddleware). Catalogs are
+# locale/<code>/LC_MESSAGES/django.po; the .mo files are built from them (config/catalogs.py, run
+# by `make run`, `make test` and the test session), never committed.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("sv", "Svenska"),
+    ("fi", "Suomi"),
+    ("da", "Dansk"),
+    ("nb", "Norsk bokmål"),
+    ("ja", "日本語"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

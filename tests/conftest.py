@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from config import catalogs
+
 
 @pytest.fixture
 def make_user(db):
@@ -108,3 +110,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
             if item.get_closest_marker("timeout") is None:
                 item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+
+
+def pytest_configure(config):
+    """The .mo files from the committed .po catalogs (written atomically: xdist workers race)."""
+    catalogs.compile_all()

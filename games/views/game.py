@@ -26,7 +26,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince, timeuntil
 from django.views.decorators.http import require_POST, require_safe
@@ -189,11 +189,12 @@ def time_left(clock: dict | None) -> str:
 def _cache_key(game: Game, seat: Seat | None, params, links, labels) -> str:
     """Everything the panel depends on: the position (its snapshot, hashed: a snapshot changes
     only with the ply in play, but the digest keeps a rewritten one from being served stale),
-    the game's status, who looks, the names at the table, and the selection."""
+    the game's status, who looks, in which language, the names at the table, and the selection."""
     viewer = "spectator" if seat is None else f"{seat.index}:{int(seat.ai_takeover)}"
     selection = [params.get(k, "") for k in SELECTION]
     position = json.dumps([game.state, game.status, game.to_move_seat, str(game.turn_started_at)])
-    facts = json.dumps([position, viewer, links.token, selection, sorted(labels.items())])
+    language = translation.get_language()
+    facts = json.dumps([position, viewer, language, links.token, selection, sorted(labels.items())])
     digest = hashlib.blake2b(facts.encode(), digest_size=16).hexdigest()
     return f"panel:{game.public_id}:{game.ply}:{digest}"
 
