@@ -49,6 +49,10 @@ def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
     return written
 
 
+def _shown(path: Path) -> str:
+    return str(path.relative_to(BASE_DIR)) if path.is_relative_to(BASE_DIR) else str(path)
+
+
 def _placeholders(text: str) -> list[str]:
     return sorted(PLACEHOLDER.findall(text))
 
@@ -59,7 +63,7 @@ def problems(po_path: Path) -> list[str]:
     for entry in polib.pofile(str(po_path)):
         if entry.obsolete:
             continue
-        where = f"{po_path.relative_to(BASE_DIR)}: {entry.msgid[:60]!r}"
+        where = f"{_shown(po_path)}: {entry.msgid[:60]!r}"
         if "fuzzy" in entry.flags:
             found.append(f"{where} is fuzzy")
         translations = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
@@ -83,7 +87,7 @@ def main(argv: list[str]) -> int:
     command = argv[0] if argv else "compile"
     if command == "compile":
         for path in compile_all():
-            print(f"compiled {path.relative_to(BASE_DIR)}")
+            print(f"compiled {_shown(path)}")
         return 0
     if command == "check":
         found = [p for po in catalogs() for p in problems(po)]

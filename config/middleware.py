@@ -7,6 +7,7 @@ import zoneinfo
 from django.conf import settings
 from django.http import HttpResponseBadRequest
 from django.utils import timezone, translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 
 class RefuseNulMiddleware:
@@ -58,7 +59,8 @@ class UserTimeZoneMiddleware:
 class UserLanguageMiddleware:
     """The language of the page, after Django's LocaleMiddleware has read the cookie and the
     browser's Accept-Language: ``?lang=xx`` on the URL (what the hreflang links point at) wins
-    for that page, then the signed-in player's own setting (User.language)."""
+    for that page, then the signed-in player's own setting (User.language). Browsers that ask
+    for Norwegian as "no" or "nn" (Nynorsk, which the rule sheets do not come in) get Bokmål."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -68,6 +70,8 @@ class UserLanguageMiddleware:
         user = getattr(request, "user", None)
         if not code and user is not None and user.is_authenticated:
             code = supported_language(getattr(user, "language", ""))
+        if not code and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+            code = from_accept_language(request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
         if code:
             translation.activate(code)
             request.LANGUAGE_CODE = code
@@ -77,3 +81,17 @@ class UserLanguageMiddleware:
 def supported_language(code: str) -> str:
     """``code`` if it is one of settings.LANGUAGES, else ""."""
     return code if code in dict(settings.LANGUAGES) else ""
+
+
+ALIASES = {"no": "nb", "nn": "nb"}
+
+
+def from_accept_language(header: str) -> str:
+    """The first language of the browser's list (by its q values) that the site has, with the
+    ALIASES; "" when none is (then LocaleMiddleware's choice, English, stands)."""
+    for code, _q in parse_accept_lang_header(header.lower()):
+        base = code.split("-")[0]
+        found = supported_language(ALIASES.get(base, base))
+        if found:
+            return found
+    return ""
