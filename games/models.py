@@ -11,6 +11,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 
@@ -50,26 +51,26 @@ class GameQuerySet(models.QuerySet):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In play"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     class Mode(models.TextChoices):
-        CLASSIC = "classic", "Classic Blokus"
-        SHUFFLE = "shuffle", "Blokus Shuffle: UNO Edition"
+        CLASSIC = "classic", _("Classic Blokus")
+        SHUFFLE = "shuffle", _("Blokus Shuffle: UNO Edition")
 
     class Scoring(models.TextChoices):
-        BASIC = "basic", "Basic (fewest squares left wins)"
-        ADVANCED = "advanced", "Advanced (bonus for placing everything)"
+        BASIC = "basic", _("Basic (fewest squares left wins)")
+        ADVANCED = "advanced", _("Advanced (bonus for placing everything)")
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public: anyone may watch"
-        PRIVATE = "private", "Private: players only"
+        PUBLIC = "public", _("Public: anyone may watch")
+        PRIVATE = "private", _("Private: players only")
 
     class Seating(models.TextChoices):
-        CHOSEN = "chosen", "As chosen (seat 1 plays blue and moves first)"
-        RANDOM = "random", "Drawn at random when the game starts"
+        CHOSEN = "chosen", _("As chosen (seat 1 plays blue and moves first)")
+        RANDOM = "random", _("Drawn at random when the game starts")
 
     MOVE_TIMES = [
         (3600, "1 hour"),
@@ -261,10 +262,10 @@ class ChatMessage(models.Model):
     MAX_LENGTH = 500
 
     class Room(models.TextChoices):
-        PLAYERS = "players", "Players"
+        PLAYERS = "players", _("Players")
         # Spectators' lines reach the players only once the game is over, so that nobody can
         # coach a player during a game (lichess's rule); spectators read both rooms.
-        SPECTATORS = "spectators", "Spectators"
+        SPECTATORS = "spectators", _("Spectators")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
@@ -283,9 +284,9 @@ class ChatMessage(models.Model):
 
 class Report(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RESOLVED = "resolved", "Resolved"
-        DISMISSED = "dismissed", "Dismissed"
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
+        DISMISSED = "dismissed", _("Dismissed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
@@ -335,11 +336,11 @@ class TurnNotice(models.Model):
     """
 
     class Kind(models.TextChoices):
-        TURN = "turn", "Your turn"
-        REMINDER = "reminder", "Reminder"
-        TIMEOUT = "timeout", "The computer played your turn"
-        TAKEOVER = "takeover", "The computer took a seat"
-        INVITE = "invite", "An invitation to a game"
+        TURN = "turn", _("Your turn")
+        REMINDER = "reminder", _("Reminder")
+        TIMEOUT = "timeout", _("The computer played your turn")
+        TAKEOVER = "takeover", _("The computer took a seat")
+        INVITE = "invite", _("An invitation to a game")
 
     class Status(models.TextChoices):
         PENDING = "pending", "Not sent (yet)"  # created, or released after a failed attempt
