@@ -79,12 +79,14 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.auth import SESSION_KEY, BACKEND_SESSION_KEY, HASH_SESSION_KEY
 from games import services
 from games.services import SeatSpec
+from games.models import Seat
 out = []
 for n in range({games}):
     user = get_user_model().objects.create_user(
         f"fault{{n}}", f"f{{n}}@example.com", "x-pass-123456")
     game = services.game_create(creator=user, mode="classic", players=2,
-                                seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")])
+                                seats=[SeatSpec(Seat.Kind.HUMAN),
+                                       SeatSpec(Seat.Kind.AI, level="beginner")])
     s = SessionStore()
     s[SESSION_KEY] = str(user.pk)
     s[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"

@@ -1,9 +1,15 @@
 """Live games under load: many 2-player games whose bots play each other over HTTP, as browsers do.
+The runner: it prepares the services, starts the servers, runs locust and the nudge test, and
+writes the results.
 
     .venv/bin/python bench/load.py run [--games 100] [--seconds 60] [--warmup 10]
         [--think 0 --think 10-30 ...] [--nudge-moves 200] [--workers 3]
     .venv/bin/python bench/load.py nudge --setup FILE --http URL --ws URL   (the nudge test alone)
-    .venv/bin/locust -f bench/load.py ...                                  (what `run` starts)
+    .venv/bin/python bench/load_report.py bench/out/load_sync.json          (its tables again)
+
+The bench is three files: this runner; bench/load_locust.py, the bots (what `run` hands to
+`locust -f`); bench/load_report.py, the figures and their markdown. bench/load_setup.py creates the
+games and sessions inside Django.
 
 Needs locust (`.venv/bin/pip install locust`; not in requirements.txt) and websocket-client
 (installed with locust). Everything stays on loopback; results and logs go to bench/out/load*.
@@ -16,48 +22,43 @@ Needs locust (`.venv/bin/pip install locust`; not in requirements.txt) and webso
   2. starts the web processes as the README's "Running in production" describes them: gunicorn
      (config.wsgi, sync workers, cores + 1) for HTTP and daphne (config.asgi) for /ws/, with
      production settings (DEBUG=false, the PostgreSQL pool, Redis) over plain HTTP
-     (SECURE_SSL_REDIRECT=false; the cookies are sent by hand, see Bot);
+     (SECURE_SSL_REDIRECT=false; the bots send the cookies by hand);
   3. for each --think value: bench/load_setup.py creates the games (classic mode, played a random
      0-40 plies first) and the players' sessions, then locust runs 2 bots per game (headless, for
      warmup + seconds; only the last `seconds` are counted);
   4. the nudge test on an idle server: 4 websocket clients on one game (its 2 players and 2
-     spectators) while a driver plays its moves over HTTP, one at a time.
+     spectators) while a driver plays its moves over HTTP, one at a time;
+  5. writes bench/out/load_<tag><ws>.json (every figure) and .md (the tables).
 
-A bot does what the page's JavaScript does (static/js/live.js, board.js): it holds a websocket on
-/ws/games/<id>/; when a nudge names a newer ply it GETs the panel (HX-Request); when the panel
-says it decides (it holds the engine's legal placements, the `legal` JSON script that board.js
-reads), it waits its think time, picks a placement at random and POSTs it to act with the ply
-and key the panel gave, as htmx does; the answer is its new panel.
+Run as a script, this file's folder (bench/) comes first on the import path: that is how it finds
+load_report, and no module here is named like a standard or installed one (a test checks it).
+This module imports only the standard library at its top, so that bench/load_locust.py can import
+the page reading below without starting anything.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import subprocess
 import sys
+import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
-# Keep this folder off the import path: its module names (load_setup, ...) are the bench's own.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+from load_report import machine, markdown, nudge_figures, run_figures, summary
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import platform  # noqa: E402
-import random  # noqa: E402
-import re  # noqa: E402
-import secrets  # noqa: E402
-import signal  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-
-ROOT = _HERE.parent
+ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 BIN = Path(sys.executable).parent
 
-# -- the panel, as a bot reads it -----------------------------------------------------------
+# -- the panel, as a client reads it (the bots of load_locust.py and the nudge test) ----
 
 PLY_RE = re.compile(r'<section id="game"[^>]*?data-ply="(\d+)"')
 LIVE_RE = re.compile(r'<section id="game"[^>]*?data-live="')
@@ -93,223 +94,6 @@ def choose(legal: dict, rng: random.Random) -> dict:
     placements = legal["placements"]
     piece = rng.choice(sorted(placements))
     return {"place": rng.choice(placements[piece])}
-
-
-def pct(values: list[float], p: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
-
-
-def summary(values: list[float]) -> dict:
-    return {
-        "n": len(values),
-        "p50": pct(values, 50),
-        "p95": pct(values, 95),
-        "p99": pct(values, 99),
-        "max": max(values) if values else None,
-        "mean": statistics.fmean(values) if values else None,
-    }
-
-
-# -- the locust side (only when locust imports this file) -----------------------------------
-
-if __name__ != "__main__":
-    from http.cookiejar import DefaultCookiePolicy
-
-    import gevent
-    import gevent.event
-    import websocket
-    from locust import FastHttpUser, constant, events, task
-
-    SETUP = json.loads(Path(os.environ["LOAD_SETUP"]).read_text())
-    WS_URL = os.environ["LOAD_WS"]  # ws://127.0.0.1:port
-    THINK = tuple(float(x) for x in os.environ.get("LOAD_THINK", "0-0").split("-"))
-    WARMUP = float(os.environ.get("LOAD_WARMUP", "10"))
-    SECONDS = float(os.environ.get("LOAD_SECONDS", "60"))
-    RAW_OUT = os.environ.get("LOAD_RAW", str(OUT / "load_raw.json"))
-    CSRF = SETUP["csrf"]
-    SEATS = iter([(g["id"], s["seat"], s["session"]) for g in SETUP["games"] for s in g["seats"]])
-    RAW: dict = {
-        "post_ms": [],  # POST act round trip (send -> whole answer read), counted window only
-        "panel_ms": [],  # GET panel after a nudge
-        "posted": {},  # "game:ply" -> [t_send, t_return] (epoch seconds) of the move's POST
-        "nudged": [],  # [game, ply, seat, t_receive]
-        "visible_ms": [],  # mover's POST sent -> opponent's refreshed panel read
-        "errors": {},
-        "moves": 0,
-        "bots_done": 0,  # bots whose game ended during the run
-    }
-    T0 = [0.0]  # test start (epoch seconds)
-
-    def counted(t: float) -> bool:
-        return T0[0] + WARMUP <= t <= T0[0] + WARMUP + SECONDS
-
-    def error(name: str) -> None:
-        RAW["errors"][name] = RAW["errors"].get(name, 0) + 1
-
-    @events.test_start.add_listener
-    def _start(environment, **kwargs):
-        T0[0] = time.time()
-
-        def reset():  # locust's own table then covers the counted window only
-            gevent.sleep(WARMUP)
-            environment.stats.reset_all()
-
-        gevent.spawn(reset)
-
-    @events.test_stop.add_listener
-    def _stop(environment, **kwargs):
-        RAW["window"] = [T0[0] + WARMUP, T0[0] + WARMUP + SECONDS]
-        RAW["think"] = THINK
-        Path(RAW_OUT).write_text(json.dumps(RAW))
-
-    class Bot(FastHttpUser):
-        """One player of one game (2 bots per game)."""
-
-        wait_time = constant(0)
-        network_timeout = 120.0
-        connection_timeout = 30.0
-
-        def on_start(self):
-            try:
-                self.game, self.seat, session = next(SEATS)
-            except StopIteration:  # more users than seats: nothing to do
-                self.panel = Panel(0, False, "", None)
-                return
-            # The cookies go in a header of their own: production marks them Secure, and the
-            # run is plain HTTP on loopback. The jar is switched off so that a Set-Cookie never
-            # replaces them.
-            self.client.cookiejar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
-            self.cookie = f"sessionid={session}; csrftoken={CSRF}"
-            self.headers = {"HX-Request": "true", "X-CSRFToken": CSRF, "Cookie": self.cookie}
-            self.rng = random.Random(f"{self.game}:{self.seat}")
-            self.url = f"/games/{self.game}"
-            self.seen = 0  # the newest ply a nudge named
-            self.wake = gevent.event.Event()
-            self.resync = False  # the socket was reopened: fetch the panel again
-            self.stopping = False
-            self.ws = self.connect()
-            self.listener = gevent.spawn(self.listen)
-            self.panel = None
-            while self.panel is None:
-                self.panel = self.fetch("GET panel (first)")
-
-        def connect(self):
-            ws = websocket.create_connection(
-                f"{WS_URL}/ws/games/{self.game}/",
-                header=[f"Cookie: {self.cookie}"],
-                origin="http://127.0.0.1",
-                timeout=30,
-            )
-            ws.settimeout(None)  # a socket may stay silent for minutes between moves
-            return ws
-
-        def on_stop(self):
-            self.stopping = True
-            ws = getattr(self, "ws", None)
-            if ws is not None:
-                ws.close()
-
-        def listen(self):
-            while True:
-                try:
-                    message = self.ws.recv()
-                except Exception:
-                    message = None
-                if not message:
-                    if self.stopping:
-                        return
-                    # Closed by the server: reopen after 1 s and re-sync, as live.js does.
-                    error("websocket closed by the server (reopened after 1 s)")
-                    gevent.sleep(1)
-                    try:
-                        self.ws = self.connect()
-                    except Exception:
-                        error("websocket could not be reopened")
-                        return
-                    self.resync = True
-                    self.wake.set()
-                    continue
-                t = time.time()
-                data = json.loads(message)
-                if data.get("type") != "game.changed":
-                    continue
-                if counted(t):
-                    RAW["nudged"].append([self.game, data["ply"], self.seat, t])
-                if data["ply"] > self.seen:
-                    self.seen = data["ply"]
-                    self.wake.set()
-
-        def fetch(self, name: str) -> Panel | None:
-            with self.client.get(
-                f"{self.url}/panel/", headers=self.headers, name=name, catch_response=True
-            ) as response:
-                if response.status_code != 200:
-                    response.failure(f"HTTP {response.status_code}")
-                    error(f"{name}: HTTP {response.status_code}")
-                    gevent.sleep(1)
-                    return None
-                return parse_panel(response.text)
-
-        @task
-        def turn(self):
-            panel = self.panel
-            if not panel.active:  # the game is over (or this bot has no seat): sit it out
-                if not getattr(self, "done", False):
-                    self.done = True
-                    RAW["bots_done"] += 1
-                gevent.sleep(5)
-                return
-            if panel.legal is None:
-                # Not this seat's decision: wait for a nudge naming a newer ply (the page polls
-                # every 60 s besides), then fetch the panel again, as live.js does.
-                while self.seen <= panel.ply and not self.resync:
-                    self.wake.clear()
-                    if not self.wake.wait(timeout=60):
-                        error("no nudge for 60 s (fetched the panel as the page's poll does)")
-                        break
-                self.resync = False
-                t = time.time()
-                fresh = self.fetch("GET panel (after nudge)")
-                done = time.time()
-                if fresh is None:
-                    return
-                if counted(done):
-                    RAW["panel_ms"].append((done - t) * 1000)
-                    posted = RAW["posted"].get(f"{self.game}:{fresh.ply}")
-                    if posted and fresh.legal is not None:
-                        RAW["visible_ms"].append((done - posted[0]) * 1000)
-                self.panel = fresh
-                return
-            low, high = THINK
-            if high > 0:
-                gevent.sleep(self.rng.uniform(low, high))
-            action = choose(panel.legal, self.rng)
-            data = {"action": json.dumps(action), "ply": str(panel.ply), "key": panel.key}
-            t = time.time()
-            with self.client.post(
-                f"{self.url}/act/",
-                data=data,
-                headers=self.headers,
-                name="POST act",
-                catch_response=True,
-            ) as response:
-                done = time.time()
-                if response.status_code != 200:
-                    response.failure(f"HTTP {response.status_code}")
-                    error(f"POST act: HTTP {response.status_code}")
-                    self.panel = self.fetch("GET panel (after an error)") or panel
-                    return
-                fresh = parse_panel(response.text)
-            RAW["posted"][f"{self.game}:{fresh.ply}"] = [t, done]
-            if counted(done):
-                RAW["post_ms"].append((done - t) * 1000)
-                RAW["moves"] += 1
-            self.panel = fresh
 
 
 # -- the nudge test (plain threads: no locust, no gevent) -----------------------------------
@@ -495,29 +279,6 @@ def created_at(database_url: str, rows: list[dict]) -> None:
             row["created"] = float(found[0]) if found else None
 
 
-def nudge_figures(rows: list[dict]) -> dict:
-    after_return, after_send, after_row, missing = [], [], [], 0
-    for row in rows:
-        missing += 4 - len(row["clients"])
-        for t in row["clients"].values():
-            after_return.append((t - row["return"]) * 1000)
-            after_send.append((t - row["send"]) * 1000)
-            if row.get("created") is not None:
-                after_row.append((t - row["created"]) * 1000)
-    post = [(r["return"] - r["send"]) * 1000 for r in rows]
-    return {
-        "moves": len(rows),
-        "missing_nudges": missing,
-        "post_ms": summary(post),
-        "nudge_after_post_return_ms": summary(after_return),
-        "nudge_after_post_send_ms": summary(after_send),
-        "nudge_after_action_row_ms": summary(after_row),
-        "nudge_before_return_share": (
-            sum(1 for x in after_return if x < 0) / len(after_return) if after_return else None
-        ),
-    }
-
-
 # -- processes and CPU ----------------------------------------------------------------------
 
 
@@ -681,29 +442,6 @@ def stop(procs: dict[str, subprocess.Popen]) -> None:
             proc.wait()
 
 
-ACCESS_RE = re.compile(r"\[(\d+/\w+/\d+:\d+:\d+:\d+ [+-]\d+)\] (\w+) (\S+) (\d+) (\d+)")
-
-
-def access_times(path: Path, window: list[float]) -> dict:
-    """Server-side time (gunicorn's %(D)s) of the counted window, by request kind."""
-    from datetime import datetime
-
-    kinds: dict[str, list[float]] = {}
-    statuses: dict[str, dict[str, int]] = {}
-    for line in path.read_text().splitlines():
-        m = ACCESS_RE.search(line)
-        if not m:
-            continue
-        t = datetime.strptime(m.group(1), "%d/%b/%Y:%H:%M:%S %z").timestamp()
-        if not window[0] <= t < window[1]:
-            continue
-        kind = f"{m.group(2)} {m.group(3).rstrip('/').rsplit('/', 1)[-1]}"
-        kinds.setdefault(kind, []).append(int(m.group(5)) / 1000)
-        statuses.setdefault(kind, {}).setdefault(m.group(4), 0)
-        statuses[kind][m.group(4)] += 1
-    return {k: {**summary(v), "statuses": statuses[k]} for k, v in kinds.items()}
-
-
 def load_run(args, env, procs, think: str, label: str) -> dict:
     setup_file = OUT / f"load_games_{label}.json"
     sh(
@@ -736,7 +474,7 @@ def load_run(args, env, procs, think: str, label: str) -> dict:
     cmd = [
         args.locust or str(BIN / "locust"),
         "-f",
-        "bench/load.py",
+        "bench/load_locust.py",
         "--headless",
         "-u",
         str(users),
@@ -768,83 +506,21 @@ def load_run(args, env, procs, think: str, label: str) -> dict:
         pg_after = pg_backends_cpu(args.database_url, args.database_url.rsplit("/", 1)[1])
         load_after = os.getloadavg()
         locust.wait(timeout=120)
-    raw = json.loads(raw_file.read_text())
-    window = raw["window"]
-    moves = raw["moves"]
     cpu = {name: after[name] - mid[name] for name in after}
     cpu["locust"] = locust_after - locust_mid
     cpu["postgres (this database's backends)"] = pg_after - pg_mid
-    nudges = []
-    posted = raw["posted"]
-    for game, ply, _seat, t in raw["nudged"]:
-        p = posted.get(f"{game}:{ply}")
-        if p:
-            nudges.append((t - p[1]) * 1000)
-    result = {
+    context = {
         "label": label,
         "think_s": think,
         "games": args.games,
         "bots": users,
         "seconds": args.seconds,
-        "moves": moves,
-        "moves_per_s": moves / args.seconds,
-        "post_act_ms": summary(raw["post_ms"]),
-        "panel_after_nudge_ms": summary(raw["panel_ms"]),
-        "move_visible_to_opponent_ms": summary(raw["visible_ms"]),
-        "nudge_after_post_return_ms_under_load": summary(nudges),
-        "server_time_ms": access_times(OUT / "load_access.log", window),
-        "errors": raw["errors"],
-        "cpu_seconds": cpu,
-        "server_cpu_ms_per_move": {
-            name: (cpu[name] / moves * 1000 if moves else None) for name in cpu
-        },
         "loadavg_before": load_before,
         "loadavg_after": load_after,
         "locust_exit": locust.returncode,
     }
-    return result
-
-
-def machine() -> dict:
-    model = "?"
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            model = line.split(":", 1)[1].strip()
-            break
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
-    def version(name: str) -> str:
-        try:
-            return installed(name)
-        except PackageNotFoundError:  # locust may live in a venv of its own (--locust)
-            return "not in this venv"
-
-    return {
-        "nproc": os.cpu_count(),
-        "cpu": model,
-        "python": platform.python_version(),
-        "kernel": platform.release(),
-        "locust": version("locust"),
-        "websocket-client": version("websocket-client"),
-        "gunicorn": version("gunicorn"),
-        "daphne": version("daphne"),
-        "git": _git(),
-    }
-
-
-def _git() -> str:
-    """The commit measured, and whether the files the run exercises differ from it."""
-    head = subprocess.run(
-        ["git", "log", "-1", "--format=%h %s"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "status", "--short", "--", "games", "config", "templates", "accounts"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    return head + (f" (uncommitted changes: {' '.join(dirty[1::2])})" if dirty else "")
+    raw = json.loads(raw_file.read_text())  # written by the bots when the test stopped
+    return run_figures(raw, OUT / "load_access.log", cpu, context)
 
 
 def cmd_run(args: argparse.Namespace) -> None:
@@ -899,9 +575,10 @@ def cmd_run(args: argparse.Namespace) -> None:
                 print(json.dumps(results[name], indent=1), flush=True)
     finally:
         stop(procs)
-    name = f"load_{args.tag}{args.ws}.json"
-    (OUT / name).write_text(json.dumps(results, indent=1))
-    print(f"-> {OUT / name}")
+    name = f"load_{args.tag}{args.ws}"
+    (OUT / f"{name}.json").write_text(json.dumps(results, indent=1))
+    (OUT / f"{name}.md").write_text(markdown({f"{name}.json": results}))
+    print(f"-> {OUT / name}.json, .md")
 
 
 def cmd_nudge(args: argparse.Namespace) -> None:

@@ -54,7 +54,7 @@ from django.contrib.auth import (  # noqa: E402
 from django.utils.crypto import get_random_string  # noqa: E402
 
 from games import engine, services  # noqa: E402
-from games.models import Game  # noqa: E402
+from games.models import Game, Seat  # noqa: E402
 from games.services import SeatSpec  # noqa: E402
 
 User = get_user_model()
@@ -103,7 +103,7 @@ def new_game(a, b) -> Game:
         creator=a,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username=b.username)],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username=b.username)],
     )
     services.game_join(game=game, user=b)
     game.refresh_from_db()

@@ -75,6 +75,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from games import services
 from games.services import SeatSpec
+from games.models import Seat
 
 User = get_user_model()
 def user(name):
@@ -83,7 +84,7 @@ def user(name):
 alice, bob = user("bench-alice"), user("bench-bob")
 game = services.game_create(
     creator=alice, mode="shuffle", players=2,
-    seats=[SeatSpec("me"), SeatSpec("invite", username="bench-bob")],
+    seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bench-bob")],
 )
 services.game_join(game=game, user=bob)
 game.refresh_from_db()

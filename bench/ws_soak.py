@@ -100,13 +100,15 @@ import django; django.setup()
 from django.contrib.auth import get_user_model
 from games import services
 from games.services import SeatSpec
+from games.models import Seat
 User = get_user_model()
 a = User.objects.create_user("soak-a", "a@example.com", "x-password-123")
 b = User.objects.create_user("soak-b", "b@example.com", "x-password-123")
 ids = []
 for _ in range({games}):
     g = services.game_create(creator=a, mode="classic", players=2,
-                             seats=[SeatSpec("me"), SeatSpec("invite", username="soak-b")])
+                             seats=[SeatSpec(Seat.Kind.HUMAN),
+                                    SeatSpec(Seat.Kind.INVITED, username="soak-b")])
     services.game_join(game=g, user=b)
     ids.append(g.public_id)
 print(" ".join(ids))

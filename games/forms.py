@@ -18,13 +18,8 @@ from games.services import SeatSpec
 MAX_SEATS = 4
 RECORD_MAX_BYTES = 1024 * 1024  # 1 MB: a long four-player game is well under 100 kB
 
-SEAT_KINDS = [
-    ("me", "Me"),
-    ("invite", "Invite a player by username"),
-    ("open", "Open seat (anyone may join)"),
-    ("link", "Seat for whoever has the invite link"),
-    ("ai", "Computer"),
-]
+# Every seat kind, worded for choosing it (Seat.Kind.offer); HUMAN is the creator's own seat.
+SEAT_KINDS = [(kind.value, kind.offer) for kind in Seat.Kind]
 COLOUR_CHOICES = [(c, c.capitalize()) for c in engine.COLOURS]
 
 
@@ -76,7 +71,7 @@ class GameForm(forms.Form):
             self.fields[f"seat{i}_kind"] = forms.ChoiceField(
                 label=f"Seat {i + 1}",
                 choices=SEAT_KINDS,
-                initial="me" if i == 0 else "open",
+                initial=Seat.Kind.HUMAN if i == 0 else Seat.Kind.OPEN,
             )
             self.fields[f"seat{i}_username"] = forms.CharField(
                 label="Username", max_length=150, required=False
@@ -111,12 +106,14 @@ class GameForm(forms.Form):
         mine = 0
         for i in range(players):  # seats past the player count are ignored
             kind = data.get(f"seat{i}_kind")
-            if kind == "me":
+            if kind == Seat.Kind.HUMAN:
                 mine += 1
-            if kind == "invite" and not (data.get(f"seat{i}_username") or "").strip():
+            if kind == Seat.Kind.INVITED and not (data.get(f"seat{i}_username") or "").strip():
                 self.add_error(f"seat{i}_username", "Give the username of the player to invite.")
         if mine != 1:
-            raise forms.ValidationError("Take exactly one seat yourself (“Me”).")
+            raise forms.ValidationError(
+                f"Take exactly one seat yourself (“{Seat.Kind.HUMAN.offer}”)."
+            )
         if data.get("mode") == Game.Mode.SHUFFLE and data.get("recipe") == "custom":
             for kind in engine.CARD_KINDS:
                 if data.get(f"card_{kind}") is None:
@@ -127,12 +124,12 @@ class GameForm(forms.Form):
         data = self.cleaned_data
         specs = []
         for i in range(data["players"]):
-            kind = data[f"seat{i}_kind"]
+            kind = Seat.Kind(data[f"seat{i}_kind"])
             specs.append(
                 SeatSpec(
                     kind,
-                    username=data[f"seat{i}_username"].strip() if kind == "invite" else "",
-                    level=data[f"seat{i}_level"] if kind == "ai" else "",
+                    username=data[f"seat{i}_username"].strip() if kind == Seat.Kind.INVITED else "",
+                    level=data[f"seat{i}_level"] if kind == Seat.Kind.AI else "",
                 )
             )
         return specs

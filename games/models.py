@@ -151,11 +151,26 @@ class Game(models.Model):
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
+        """The one seat vocabulary: what a seat is (stored here), what the new-game form offers
+        and what ``services.SeatSpec`` asks for. At creation a HUMAN seat is the creator's own
+        (everyone else is INVITED until they accept). ``label`` names a seat of this kind (the
+        admin, the game page); ``offer`` is the new-game form's wording for choosing it."""
+
         HUMAN = "human", "Player"
         INVITED = "invited", "Invited player"
         OPEN = "open", "Open seat"  # anyone may take it (listed in the lobby if public)
-        LINK = "link", "Invite link"  # whoever opens the game's invite link may take it
+        LINK = "link", "Seat for the invite link"  # whoever opens the invite link may take it
         AI = "ai", "Computer"
+
+        @property
+        def offer(self) -> str:
+            return {
+                "human": "Me",
+                "invited": "Invite a player by username",
+                "open": "Open seat (anyone may join)",
+                "link": "Seat for whoever has the invite link",
+                "ai": "Computer",
+            }[self.value]
 
     class Level(models.TextChoices):
         BEGINNER = "beginner", "Beginner"
@@ -215,11 +230,9 @@ class Seat(models.Model):
             # Named by colour: three computer seats must not all read "Computer (Casual)".
             colours = " & ".join(c.capitalize() for c in self.colours)
             where = f" - {colours}" if colours else ""
-            return f"Computer{where} ({self.get_ai_level_display()})"
-        if self.kind == self.Kind.OPEN:
-            return "Open seat"
-        if self.kind == self.Kind.LINK:
-            return "Seat for the invite link"
+            return f"{self.Kind.AI.label}{where} ({self.get_ai_level_display()})"
+        if self.kind in (self.Kind.OPEN, self.Kind.LINK):  # nobody sits there yet
+            return self.get_kind_display()
         name = str(self.user) if self.user else "?"
         if self.kind == self.Kind.INVITED:
             return f"{name} (invited)"

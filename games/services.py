@@ -57,7 +57,10 @@ class SubmitResult:
 
 @dataclass(frozen=True)
 class SeatSpec:
-    kind: str  # "me", "invite", "open", "link" or "ai"
+    """One seat of a new game: its ``Seat.Kind`` (HUMAN is the creator's own seat), the
+    username to invite for INVITED, the computer's ``Seat.Level`` for AI."""
+
+    kind: Seat.Kind
     username: str = ""
     level: str = ""
 
@@ -76,10 +79,13 @@ def game_create(
     seating: str = Game.Seating.CHOSEN,
     rated: bool = True,
 ) -> Game:
-    """Open a game. ``seats`` lists every seat in order; exactly one is the creator's ("me")."""
+    """Open a game. ``seats`` lists every seat in order; exactly one is the creator's (HUMAN)."""
     if len(seats) != players:
         raise GameError(f"a {players}-player game has {players} seats")
-    if sum(1 for s in seats if s.kind == "me") != 1:
+    unknown = next((s.kind for s in seats if s.kind not in Seat.Kind.values), None)
+    if unknown is not None:
+        raise GameError(f"unknown seat kind {unknown!r} (one of {', '.join(Seat.Kind.values)})")
+    if sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) != 1:
         raise GameError("the creator takes exactly one seat")
     if players != 3:
         shared_color = ""
@@ -126,9 +132,10 @@ def game_create(
 def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
     """Fill one new seat as the creator asked (not saved): theirs, an invitation (to an active
     player who has not blocked them nor been blocked by them), a computer, or an open seat."""
-    if spec.kind == "me":
-        seat.kind, seat.user, seat.joined_at = Seat.Kind.HUMAN, creator, now
-    elif spec.kind == "invite":
+    seat.kind = Seat.Kind(spec.kind)  # game_create checked it
+    if spec.kind == Seat.Kind.HUMAN:
+        seat.user, seat.joined_at = creator, now
+    elif spec.kind == Seat.Kind.INVITED:
         invitee = User.objects.filter(username__iexact=spec.username, is_active=True).first()
         if invitee is None:
             raise GameError(f"there is no player called {spec.username!r}")
@@ -138,16 +145,12 @@ def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
             raise GameError(f"you have blocked {invitee}: unblock them to invite them")
         if Block.objects.filter(blocker=invitee, blocked=creator).exists():
             raise GameError(f"{invitee} does not take invitations from you")
-        seat.kind, seat.user = Seat.Kind.INVITED, invitee
-    elif spec.kind == "ai":
+        seat.user = invitee
+    elif spec.kind == Seat.Kind.AI:
         if spec.level not in Seat.Level.values:
             raise GameError(f"unknown computer level {spec.level!r}")
-        seat.kind, seat.ai_level, seat.joined_at = Seat.Kind.AI, spec.level, now
-    elif spec.kind in ("open", "link"):
-        seat.kind = Seat.Kind.OPEN if spec.kind == "open" else Seat.Kind.LINK
-    else:
-        raise GameError(f"unknown seat kind {spec.kind!r}")
-    return seat
+        seat.ai_level, seat.joined_at = spec.level, now
+    return seat  # OPEN and LINK: nobody sits there yet
 
 
 def _invitations_sent(game: Game, user_ids: list[int]) -> None:
@@ -172,13 +175,13 @@ def rematch_seats(game: Game, user) -> list[SeatSpec]:
     specs = []
     for seat in game.seats.select_related("user").order_by("index"):
         if seat.user_id == user.pk and seat.kind == Seat.Kind.HUMAN:
-            specs.append(SeatSpec("me"))
+            specs.append(SeatSpec(Seat.Kind.HUMAN))
         elif seat.kind == Seat.Kind.AI:
-            specs.append(SeatSpec("ai", level=seat.ai_level))
+            specs.append(SeatSpec(Seat.Kind.AI, level=seat.ai_level))
         elif seat.user is not None and seat.kind in (Seat.Kind.HUMAN, Seat.Kind.INVITED):
-            specs.append(SeatSpec("invite", username=seat.user.username))
-        else:
-            specs.append(SeatSpec(seat.kind if seat.kind in ("open", "link") else "open"))
+            specs.append(SeatSpec(Seat.Kind.INVITED, username=seat.user.username))
+        else:  # an open or link seat nobody took
+            specs.append(SeatSpec(Seat.Kind(seat.kind)))
     return specs
 
 

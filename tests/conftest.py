@@ -44,13 +44,14 @@ def dave(make_user):
 @pytest.fixture
 def duel(alice, bob):
     from games import services
+    from games.models import Seat
     from games.services import SeatSpec
 
     game = services.game_create(
         creator=alice,
         mode="shuffle",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     services.game_join(game=game, user=bob)
     game.refresh_from_db()

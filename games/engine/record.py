@@ -38,7 +38,27 @@ def parse(text: str | bytes) -> dict:
 
 
 def initial_state(data: dict) -> State:
-    """The state before the first action of a record, after checking its keys and types."""
+    """The state before the first action of a record, after checking its keys and types (in
+    this order, so that a record with several faults is told the first)."""
+    _check_keys(data)
+    mode, players, scoring, shared = _check_settings(data)
+    seed, salt = _check_secrets(data, mode)
+    if not isinstance(data["actions"], list):
+        raise RecordError("actions must be a list")
+    return new_game(
+        mode=mode,
+        players=players,
+        scoring=scoring,
+        shared_color=shared,
+        deck_recipe=data.get("deck_recipe") if mode == "shuffle" else None,
+        seed=seed,
+        decks=data.get("decks"),
+        salt=salt,
+    )
+
+
+def _check_keys(data: dict) -> None:
+    """Only known keys, the format, and the keys every record has."""
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise RecordError(f"unknown key {unknown[0]!r} in the record")
@@ -47,6 +67,11 @@ def initial_state(data: dict) -> State:
     for key in ("mode", "players", "actions"):
         if key not in data:
             raise RecordError(f"the record lacks {key!r}")
+
+
+def _check_settings(data: dict) -> tuple[str, int, str, str | None]:
+    """The game's settings: mode, players, scoring, the shared colour; no shuffle-only key in a
+    classic record."""
     mode, players = data["mode"], data["players"]
     if mode not in ("classic", "shuffle"):
         raise RecordError(f"mode must be 'classic' or 'shuffle', not {mode!r}")
@@ -62,6 +87,11 @@ def initial_state(data: dict) -> State:
         for key in SHUFFLE_ONLY:
             if key in data:
                 raise RecordError(f"{key!r} is for shuffle mode only")
+    return mode, players, scoring, shared
+
+
+def _check_secrets(data: dict, mode: str) -> tuple[int | str | None, str | None]:
+    """The seed, its salt and commitment, and that a shuffle record can deal its decks."""
     seed = data.get("seed")
     if seed is not None:
         seed = check_seed(seed)
@@ -72,21 +102,9 @@ def initial_state(data: dict) -> State:
         isinstance(data["commitment"], str) and SEED_HEX.fullmatch(data["commitment"])
     ):
         raise RecordError("commitment must be 64 lowercase hex digits")
-    decks = data.get("decks")
-    if mode == "shuffle" and seed is None and decks is None:
+    if mode == "shuffle" and seed is None and data.get("decks") is None:
         raise RecordError("a shuffle record needs 'seed' or 'decks'")
-    if not isinstance(data["actions"], list):
-        raise RecordError("actions must be a list")
-    return new_game(
-        mode=mode,
-        players=players,
-        scoring=scoring,
-        shared_color=shared,
-        deck_recipe=data.get("deck_recipe") if mode == "shuffle" else None,
-        seed=seed,
-        decks=decks,
-        salt=salt,
-    )
+    return seed, salt
 
 
 def replay(data: dict, *, upto: int | None = None) -> State:

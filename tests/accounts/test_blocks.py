@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.models import Block
 from games import chat, services
-from games.models import Game
+from games.models import Game, Seat
 from games.services import SeatSpec
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +23,8 @@ def alice_blocks_bob(client, alice, bob):
     return Block.objects.get(blocker=alice, blocked=bob)
 
 
-def open_game(creator, *, players=2, kind="open"):
-    seats = [SeatSpec("me")] + [SeatSpec(kind) for _ in range(players - 1)]
+def open_game(creator, *, players=2, kind=Seat.Kind.OPEN):
+    seats = [SeatSpec(Seat.Kind.HUMAN)] + [SeatSpec(kind) for _ in range(players - 1)]
     return services.game_create(creator=creator, mode="classic", players=players, seats=seats)
 
 
@@ -34,7 +34,7 @@ def test_a_blocked_player_cannot_invite(alice, bob, alice_blocks_bob):
             creator=bob,
             mode="classic",
             players=2,
-            seats=[SeatSpec("me"), SeatSpec("invite", username="alice")],
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="alice")],
         )
     assert not Game.objects.exists()
 
@@ -45,11 +45,11 @@ def test_the_blocker_cannot_invite_whom_she_blocked_either(alice, bob, alice_blo
             creator=alice,
             mode="classic",
             players=2,
-            seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
         )
 
 
-@pytest.mark.parametrize("kind", ["open", "link"])
+@pytest.mark.parametrize("kind", [Seat.Kind.OPEN, Seat.Kind.LINK])
 def test_a_blocked_player_cannot_take_a_seat_in_her_game(alice, bob, carol, alice_blocks_bob, kind):
     game = open_game(alice, players=3, kind=kind)
     token = game.invite_token if kind == "link" else ""
@@ -61,7 +61,7 @@ def test_a_blocked_player_cannot_take_a_seat_in_her_game(alice, bob, carol, alic
     assert game.seats.filter(user=bob).count() == 0
 
 
-@pytest.mark.parametrize("kind", ["open", "link"])
+@pytest.mark.parametrize("kind", [Seat.Kind.OPEN, Seat.Kind.LINK])
 def test_the_page_never_offers_a_seat_the_service_would_refuse(
     client, alice, bob, carol, alice_blocks_bob, kind
 ):

@@ -12,7 +12,7 @@ import functools
 import pytest
 
 from games import engine, services
-from games.models import Game
+from games.models import Game, Seat
 from games.services import SeatSpec
 from tests.support.browser import page_for
 from tests.support.tables import four_humans, play_until_alice_has_been_skipped_and_reversed
@@ -27,7 +27,7 @@ def against_three_computers(alice) -> Game:
         creator=alice,
         mode="shuffle",
         players=4,
-        seats=[SeatSpec("me")] + [SeatSpec("ai", level="casual")] * 3,
+        seats=[SeatSpec(Seat.Kind.HUMAN)] + [SeatSpec(Seat.Kind.AI, level="casual")] * 3,
     )
 
 
@@ -111,7 +111,7 @@ def test_a_placement_is_sent_only_when_confirmed_and_undo_takes_it_back(
             creator=alice,
             mode="classic",
             players=2,
-            seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
         )
     )
     url = f"{site.url}/games/{game.public_id}/"
@@ -158,7 +158,7 @@ def test_confirm_and_undo_by_keyboard_and_by_touch(site, browser, alice, screens
             creator=alice,
             mode="classic",
             players=2,
-            seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
         )
 
     # The keyboard: Enter puts the piece down, Escape takes it back, Enter twice sends it.

@@ -32,7 +32,7 @@ def test_the_invited_player_gets_the_email_sees_the_notice_and_accepts(
 ):
     site.call(verify, bob)
     context, page = page_for(browser, site, alice, f"{site.url}/games/new/", viewport=DESKTOP)
-    page.locator("select[name=seat1_kind]").select_option("invite")
+    page.locator("select[name=seat1_kind]").select_option("invited")
     page.locator("input[name=seat1_username]").fill("bob")
     page.get_by_role("button", name="Create the game").click()
     page.wait_for_selector("#invite-url")
@@ -72,7 +72,11 @@ def test_copy_button_and_a_decline_seen_by_the_creator(site, browser, alice, bob
             creator=alice,
             mode="classic",
             players=3,
-            seats=[SeatSpec("me"), SeatSpec("invite", username="bob"), SeatSpec("link")],
+            seats=[
+                SeatSpec(Seat.Kind.HUMAN),
+                SeatSpec(Seat.Kind.INVITED, username="bob"),
+                SeatSpec(Seat.Kind.LINK),
+            ],
         )
 
     game = site.call(invite)

@@ -19,7 +19,7 @@ import time
 import pytest
 
 from games import engine, live, services
-from games.models import Game
+from games.models import Game, Seat
 from games.services import SeatSpec
 from tests.e2e import conftest as e2e
 from tests.support.browser import page_for, session_of  # noqa: F401
@@ -77,7 +77,7 @@ def versus_beginner(alice) -> Game:
         creator=alice,
         mode="shuffle",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
 
 
@@ -169,7 +169,7 @@ def test_the_waiting_room_and_the_chat_are_live(site, browser, alice, bob, scree
             creator=alice,
             mode="classic",
             players=2,
-            seats=[SeatSpec("me"), SeatSpec("open")],
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
         )
     )
     url = f"{site.url}/games/{game.public_id}/"

@@ -303,7 +303,7 @@ def create_game_against_the_computer(page, site) -> str:
     page.goto(f"{site.url}/games/new/")
     page.check("input[name=mode][value=shuffle]")
     page.check("input[name=players][value='2']")
-    page.select_option("select[name=seat0_kind]", "me")
+    page.select_option("select[name=seat0_kind]", "human")
     page.select_option("select[name=seat1_kind]", "ai")
     page.select_option("select[name=seat1_level]", "beginner")
     page.check("input[name=visibility][value=public]")
@@ -412,13 +412,14 @@ def duel_in_the_middle(alice, bob, rng) -> Game:
     """A game of alice (blue and red) against bob, played with random legal moves through the
     write path until, some twenty moves in, alice has a piece to place."""
     from games import services
+    from games.models import Seat
     from games.services import SeatSpec
 
     game = services.game_create(
         creator=alice,
         mode="shuffle",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username=bob.username)],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username=bob.username)],
     )
     services.game_join(game=game, user=bob)
     while True:

@@ -101,7 +101,7 @@ def test_an_open_seat_is_not_handed_to_the_computer(staff, alice, dave):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[services.SeatSpec("me"), services.SeatSpec("open")],
+        seats=[services.SeatSpec(Seat.Kind.HUMAN), services.SeatSpec(Seat.Kind.OPEN)],
     )
     seat = game.seats.get(kind=Seat.Kind.OPEN)
 
@@ -358,7 +358,7 @@ def test_the_game_list_searches_by_username(staff, duel, alice):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[services.SeatSpec("me"), services.SeatSpec("open")],
+        seats=[services.SeatSpec(Seat.Kind.HUMAN), services.SeatSpec(Seat.Kind.OPEN)],
     )
 
     by_name = staff.get(changelist(Game) + "?q=bob")

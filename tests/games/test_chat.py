@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import chat, services
-from games.models import ChatMessage, Game, Report
+from games.models import ChatMessage, Game, Report, Seat
 from games.services import SeatSpec
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def private_duel(alice, bob):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
         visibility=Game.Visibility.PRIVATE,
     )
     services.game_join(game=game, user=bob)

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from games import deadlines, engine, services
-from games.models import Action, Game
+from games.models import Action, Game, Seat
 from games.services import SeatSpec
 from games.tasks import sweep_computer_turns
 
@@ -24,7 +24,7 @@ def lost_turn(alice):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
     action = engine.legal_actions(services.game_state(game))[0]
     services.action_submit(game=game, user=alice, action=action, expected_ply=0)

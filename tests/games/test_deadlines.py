@@ -239,7 +239,7 @@ def test_a_computer_seat_whose_task_was_lost_is_played_by_the_scan(alice, scan):
         creator=alice,
         mode="shuffle",
         players=2,
-        seats=[SeatSpec("ai", level="beginner"), SeatSpec("me")],
+        seats=[SeatSpec(Seat.Kind.AI, level="beginner"), SeatSpec(Seat.Kind.HUMAN)],
     )  # the AI's first move was queued on commit, which never came: as if the task was lost
     assert game.status == Game.Status.ACTIVE and controller(game) == 0
     overdue(game)
@@ -262,7 +262,7 @@ def test_the_scan_query_is_a_few_statements_however_many_games(
             creator=carol,
             mode="classic",
             players=2,
-            seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
         )
         services.game_join(game=game, user=bob)
     Game.objects.update(turn_started_at=timezone.now() - timedelta(hours=13))  # reminders: 12 h

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games import digests, engine, services
 from games.emails import wants
-from games.models import DigestNotice
+from games.models import DigestNotice, Seat
 from games.services import SeatSpec
 from games.tasks import send_digest
 
@@ -62,7 +62,7 @@ def test_the_digest_lists_every_game_waiting_and_is_sent_once(duel, alice, bob, 
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     services.game_join(game=other, user=bob)
     bobs_turn(duel, alice)

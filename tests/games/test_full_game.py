@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import engine, services
-from games.models import Action, Game
+from games.models import Action, Game, Seat
 from tests.support.lobby import new_game_data
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,9 @@ def test_two_people_sign_up_play_a_whole_shuffle_game_and_find_it_in_their_histo
 
     response = erin.post(
         reverse("game_new"),
-        new_game_data(seat0_kind="me", seat1_kind="invite", seat1_username="finn"),
+        new_game_data(
+            seat0_kind=Seat.Kind.HUMAN, seat1_kind=Seat.Kind.INVITED, seat1_username="finn"
+        ),
     )
     assert response.status_code == 302
     game = Game.objects.get()

@@ -76,8 +76,8 @@ def test_computer_seats_are_named_by_colour_and_level(alice):
         creator=alice,
         mode="shuffle",
         players=4,
-        seats=[SeatSpec("me")]
-        + [SeatSpec("ai", level=lv) for lv in ("casual", "expert", "beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN)]
+        + [SeatSpec(Seat.Kind.AI, level=lv) for lv in ("casual", "expert", "beginner")],
     )
     labels = [s.label for s in game.seats.order_by("index")]
     assert labels == [
@@ -90,7 +90,7 @@ def test_computer_seats_are_named_by_colour_and_level(alice):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="casual")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="casual")],
     )
     assert duel_ai.seats.get(index=1).label == "Computer - Yellow & Green (Casual)"  # R2.5
 
@@ -163,7 +163,7 @@ def test_new_game_with_these_settings_fills_the_form(duel, alice):
 
     html = content.content.decode()
     assert re.search(r'<option value="259200" selected>', html)
-    assert re.search(r'name="seat1_kind"[^>]*>.*?<option value="invite" selected>', html, re.S)
+    assert re.search(r'name="seat1_kind"[^>]*>.*?<option value="invited" selected>', html, re.S)
     assert re.search(r'name="seat1_username" value="bob"', html)
 
 

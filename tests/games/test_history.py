@@ -22,7 +22,7 @@ def classic_duel(alice, bob):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     services.game_join(game=game, user=bob)
     game.refresh_from_db()
@@ -152,7 +152,7 @@ def test_a_private_game_replay_is_hidden_from_carol(client, alice, bob, carol):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
         visibility="private",
     )
     services.game_join(game=game, user=bob)
@@ -164,7 +164,10 @@ def test_a_private_game_replay_is_hidden_from_carol(client, alice, bob, carol):
 
 def test_a_game_that_has_not_started_has_no_replay(client, alice):
     game = services.game_create(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
 
     assert client.get(replay_url(game)).status_code == 404

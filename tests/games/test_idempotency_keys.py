@@ -27,7 +27,7 @@ def test_a_players_ai_key_does_not_freeze_the_computer(alice):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
     # alice plays blue's setup with the key the computer will use for its answer at ply 1.
     services.action_submit(

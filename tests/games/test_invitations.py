@@ -21,7 +21,7 @@ def invite_bob(alice, **kwargs) -> Game:
         creator=alice,
         mode="shuffle",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
         **kwargs,
     )
 
@@ -32,8 +32,8 @@ def invite_bob_and_carol(alice, **kwargs) -> Game:
         creator=alice,
         mode="classic",
         players=3,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")]
-        + [SeatSpec("invite", username="carol")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")]
+        + [SeatSpec(Seat.Kind.INVITED, username="carol")],
         **kwargs,
     )
 
@@ -147,7 +147,7 @@ def test_the_email_task_is_queued_on_commit_only(
                 creator=alice,
                 mode="shuffle",
                 players=2,
-                seats=[SeatSpec("me"), SeatSpec("invite", username="nobody")],
+                seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="nobody")],
             )
 
     assert sorted(c.args for c in delay.call_args_list) == [(game.pk, bob.pk), (game.pk, carol.pk)]
@@ -225,7 +225,11 @@ def test_a_stale_accept_takes_no_other_seat(alice, bob):
         creator=alice,
         mode="classic",
         players=3,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob"), SeatSpec("open")],
+        seats=[
+            SeatSpec(Seat.Kind.HUMAN),
+            SeatSpec(Seat.Kind.INVITED, username="bob"),
+            SeatSpec(Seat.Kind.OPEN),
+        ],
     )
     client_for(bob).post(decline_url(game))
     before = seats_of(game)

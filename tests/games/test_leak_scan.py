@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games import engine, services
 from games.engine import State
-from games.models import Game
+from games.models import Game, Seat
 from games.services import SeatSpec
 from tests.engine.helpers import disguise
 
@@ -85,7 +85,8 @@ def test_no_page_depends_on_what_its_viewer_may_not_know(alice, carol, players):
         creator=alice,
         mode="shuffle",
         players=players,
-        seats=[SeatSpec("me")] + [SeatSpec("ai", level="beginner")] * (players - 1),
+        seats=[SeatSpec(Seat.Kind.HUMAN)]
+        + [SeatSpec(Seat.Kind.AI, level="beginner")] * (players - 1),
     )
     clients = {"alice": Client(), "carol": Client(), "anonymous": Client()}
     clients["alice"].force_login(alice)

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
 from games import engine, live, services
-from games.models import Game
+from games.models import Game, Seat
 from games.routing import websocket_urlpatterns
 from games.services import SeatSpec
 
@@ -49,7 +49,7 @@ async def test_a_private_game_refuses_spectators(alice, bob, carol):
         mode="shuffle",
         players=2,
         visibility=Game.Visibility.PRIVATE,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     for user in (carol, AnonymousUser()):
         communicator, connected = await connect(f"/ws/games/{game.public_id}/", user)
@@ -124,7 +124,10 @@ async def test_a_ping_gets_a_pong_on_both_sockets(duel, alice):
 
 async def test_the_waiting_room_hears_a_seat_taken_and_chat_lines(alice, bob):
     game = await sync_to_async(services.game_create)(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     communicator, connected = await connect(f"/ws/games/{game.public_id}/", alice)
     assert connected

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
 from games import engine, services
+from games.forms import MAX_SEATS, GameForm
 from games.models import Action, Game, Seat
 from games.services import SeatSpec
 from tests.support.lobby import new_game_data  # noqa: F401
@@ -19,7 +24,7 @@ def open_game(creator, *, visibility="public", seats=None, players=2):
         creator=creator,
         mode="classic",
         players=players,
-        seats=seats or [SeatSpec("me"), SeatSpec("open")],
+        seats=seats or [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
         visibility=visibility,
     )
 
@@ -88,7 +93,7 @@ def test_it_creates_a_two_player_game_with_an_invitation(client, alice, bob):
 
     response = client.post(
         reverse("game_new"),
-        new_game_data(mode="classic", seat1_kind="invite", seat1_username="bob"),
+        new_game_data(mode="classic", seat1_kind=Seat.Kind.INVITED, seat1_username="bob"),
     )
 
     game = Game.objects.get()
@@ -111,11 +116,11 @@ def test_it_creates_a_four_player_game_with_seats_of_every_kind(client, alice, b
             visibility="private",
             seating="random",
             move_seconds=3600,
-            seat0_kind="open",
-            seat1_kind="invite",
+            seat0_kind=Seat.Kind.OPEN,
+            seat1_kind=Seat.Kind.INVITED,
             seat1_username="BOB",
-            seat2_kind="me",
-            seat3_kind="link",
+            seat2_kind=Seat.Kind.HUMAN,
+            seat3_kind=Seat.Kind.LINK,
         ),
     )
 
@@ -132,11 +137,59 @@ def test_it_creates_a_four_player_game_with_seats_of_every_kind(client, alice, b
     assert kinds == [(0, "open", None), (1, "invited", bob), (2, "human", alice), (3, "link", None)]
 
 
+# -- one seat vocabulary: the form offers Seat.Kind, the game stores it -----------------------
+
+
+def test_the_seat_kinds_are_the_values_the_database_holds():
+    # Stored in Seat.kind: changing one of these needs a data migration of the existing rows.
+    assert Seat.Kind.values == ["human", "invited", "open", "link", "ai"]
+
+
+def test_the_form_offers_every_seat_kind_and_nothing_else():
+    form = GameForm()
+    for i in range(MAX_SEATS):
+        choices = form.fields[f"seat{i}_kind"].choices
+        assert [value for value, _ in choices] == Seat.Kind.values
+        assert [label for _, label in choices] == [kind.offer for kind in Seat.Kind]
+    assert dict(choices)[Seat.Kind.HUMAN] == "Me"  # at creation, the creator's own seat
+
+
+@pytest.mark.parametrize("kind", [kind for kind in Seat.Kind if kind != Seat.Kind.HUMAN])
+def test_each_seat_kind_the_form_offers_is_the_kind_the_game_stores(client, alice, bob, kind):
+    client.force_login(alice)
+    # The username and level are sent for every kind, as the browser does: only INVITED reads
+    # the one, only AI the other.
+    data = new_game_data(seat1_kind=kind, seat1_username="bob", seat1_level="beginner")
+
+    response = client.post(reverse("game_new"), data)
+
+    assert response.status_code == 302
+    human, other = Game.objects.get().seats.order_by("index")
+    assert (human.kind, human.user) == (Seat.Kind.HUMAN, alice)
+    assert other.kind == kind
+    assert other.user == (bob if kind == Seat.Kind.INVITED else None)
+    assert other.ai_level == ("beginner" if kind == Seat.Kind.AI else "")
+
+
+def test_the_new_game_page_styles_only_real_seat_kinds():
+    # lobby.css shows the username box for an invitation and the level for a computer, by the
+    # <option> values: a renamed kind would silently hide them.
+    css = (Path(settings.BASE_DIR) / "static" / "css" / "lobby.css").read_text()
+    assert set(re.findall(r'option\[value="(\w+)"\]', css)) == {Seat.Kind.INVITED, Seat.Kind.AI}
+
+
+def test_a_game_refuses_a_seat_kind_outside_the_vocabulary(alice):
+    with pytest.raises(services.GameError, match="unknown seat kind 'me'"):
+        open_game(alice, seats=[SeatSpec("me"), SeatSpec(Seat.Kind.OPEN)])
+    assert row_counts() == (0, 0, 0)
+
+
 def test_it_creates_a_game_against_the_computer_that_starts_at_once(client, alice):
     client.force_login(alice)
 
     response = client.post(
-        reverse("game_new"), new_game_data(seat0_kind="ai", seat0_level="expert", seat1_kind="me")
+        reverse("game_new"),
+        new_game_data(seat0_kind=Seat.Kind.AI, seat0_level="expert", seat1_kind=Seat.Kind.HUMAN),
     )
 
     assert response.status_code == 302
@@ -199,11 +252,14 @@ def test_the_shared_colour_is_green_unless_chosen_and_dropped_for_other_counts(c
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"seat1_kind": "me"}, "Take exactly one seat yourself"),
-        ({"seat0_kind": "open"}, "Take exactly one seat yourself"),
-        ({"seat1_kind": "invite"}, "Give the username of the player to invite."),
-        ({"seat1_kind": "invite", "seat1_username": "nobody"}, "there is no player called"),
-        ({"seat1_kind": "invite", "seat1_username": "alice"}, "you already have a seat"),
+        ({"seat1_kind": Seat.Kind.HUMAN}, "Take exactly one seat yourself"),
+        ({"seat0_kind": Seat.Kind.OPEN}, "Take exactly one seat yourself"),
+        ({"seat1_kind": Seat.Kind.INVITED}, "Give the username of the player to invite."),
+        (
+            {"seat1_kind": Seat.Kind.INVITED, "seat1_username": "nobody"},
+            "there is no player called",
+        ),
+        ({"seat1_kind": Seat.Kind.INVITED, "seat1_username": "alice"}, "you already have a seat"),
         ({"players": "5"}, "Select a valid choice"),
     ],
 )
@@ -220,7 +276,7 @@ def test_it_refuses_bad_seats_inline(client, alice, overrides, message):
 def test_seats_past_the_player_count_are_ignored(client, alice):
     client.force_login(alice)
 
-    client.post(reverse("game_new"), new_game_data(players=2, seat3_kind="me"))
+    client.post(reverse("game_new"), new_game_data(players=2, seat3_kind=Seat.Kind.HUMAN))
 
     assert Game.objects.get().seats.count() == 2
 
@@ -290,7 +346,9 @@ def test_a_private_game_does_not_exist_for_carol_without_its_token(client, alice
 
 
 def test_carol_joins_a_private_game_with_the_invite_link(client, alice, carol):
-    game = open_game(alice, visibility="private", seats=[SeatSpec("me"), SeatSpec("link")])
+    game = open_game(
+        alice, visibility="private", seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.LINK)]
+    )
     client.force_login(carol)
     invite_url = reverse("game_invite", args=[game.public_id, game.invite_token])
 
@@ -312,7 +370,7 @@ def test_carol_joins_a_private_game_with_the_invite_link(client, alice, carol):
 
 
 def test_a_link_seat_is_not_taken_without_the_link(client, alice, carol):
-    game = open_game(alice, seats=[SeatSpec("me"), SeatSpec("link")])
+    game = open_game(alice, seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.LINK)])
     client.force_login(carol)
 
     response = client.post(reverse("game_join", args=[game.public_id]))
@@ -342,7 +400,9 @@ def test_a_wrong_token_is_no_invitation_even_to_a_public_game(client, alice, car
 
 def test_an_invited_player_joins_without_a_token(client, alice, bob):
     game = open_game(
-        alice, visibility="private", seats=[SeatSpec("me"), SeatSpec("invite", username="bob")]
+        alice,
+        visibility="private",
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     client.force_login(bob)
 
@@ -352,7 +412,11 @@ def test_an_invited_player_joins_without_a_token(client, alice, bob):
 
 
 def test_a_player_leaves_before_the_start_and_the_seat_opens_again(client, alice, bob, carol):
-    game = open_game(alice, players=3, seats=[SeatSpec("me"), SeatSpec("open"), SeatSpec("open")])
+    game = open_game(
+        alice,
+        players=3,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN), SeatSpec(Seat.Kind.OPEN)],
+    )
     services.game_join(game=game, user=bob)
     client.force_login(bob)
 
@@ -369,7 +433,11 @@ def test_leaving_a_private_game_goes_back_to_my_games(client, alice, bob):
         alice,
         visibility="private",
         players=3,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob"), SeatSpec("open")],
+        seats=[
+            SeatSpec(Seat.Kind.HUMAN),
+            SeatSpec(Seat.Kind.INVITED, username="bob"),
+            SeatSpec(Seat.Kind.OPEN),
+        ],
     )
     services.game_join(game=game, user=bob)
     client.force_login(bob)
@@ -417,13 +485,13 @@ def test_my_games_lists_my_turn_then_waiting_then_open_then_finished(client, ali
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
     theirs_to_move = services.game_create(
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("ai", level="beginner"), SeatSpec("me")],
+        seats=[SeatSpec(Seat.Kind.AI, level="beginner"), SeatSpec(Seat.Kind.HUMAN)],
     )
     waiting = open_game(alice)
     cancelled = open_game(alice)
@@ -448,7 +516,11 @@ def test_my_games_lists_my_turn_then_waiting_then_open_then_finished(client, ali
 
 def test_my_games_shows_the_invite_link_of_my_open_games_only(client, alice, bob):
     mine = open_game(alice)
-    theirs = open_game(bob, seats=[SeatSpec("me"), SeatSpec("open"), SeatSpec("open")], players=3)
+    theirs = open_game(
+        bob,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN), SeatSpec(Seat.Kind.OPEN)],
+        players=3,
+    )
     services.game_join(game=theirs, user=alice)
     client.force_login(alice)
 
@@ -521,7 +593,7 @@ def test_the_lobby_lists_public_games_in_play_to_watch(client, duel, alice, caro
         creator=carol,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
         visibility=Game.Visibility.PRIVATE,
     )
     page = client.get(reverse("home")).content.decode()

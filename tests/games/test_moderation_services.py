@@ -28,7 +28,10 @@ def refused(call, **kwargs) -> str:
 
 def test_no_computer_for_an_empty_seat_or_a_game_that_is_over(alice, staff):
     game = services.game_create(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     empty = game.seats.get(index=1)
     assert "not a player's seat" in refused(

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import engine, services
 from games.engine import blksgf
-from games.models import Game
+from games.models import Game, Seat
 from games.services import SeatSpec
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def finished_classic(alice, bob, seed: int, corners=("a20", "t20", "t1", "a1")) 
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     services.game_join(game=game, user=bob)
     rng = random.Random(seed)

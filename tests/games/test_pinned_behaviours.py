@@ -19,7 +19,7 @@ def private_game(alice, bob) -> Game:
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
         visibility=Game.Visibility.PRIVATE,
     )
     services.game_join(game=game, user=bob)
@@ -95,7 +95,7 @@ def test_declining_an_invitation_leaves_a_seat_for_the_invite_link(alice, bob):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     services.game_leave(game=game, user=bob)
 

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import engine, services
 from games.engine.state import State
-from games.models import Action, Game
+from games.models import Action, Game, Seat
 from games.services import SeatSpec
 from tests.engine.helpers import make_state, play
 from tests.support.pages import (  # noqa: F401
@@ -183,7 +183,10 @@ def test_the_last_move_is_found_in_earlier_actions(duel, alice):
 
 def test_an_open_game_lists_the_seats_and_who_is_missing(alice, carol):
     game = services.game_create(
-        creator=alice, mode="shuffle", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="shuffle",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
 
     visitor = text(client_for(carol).get(page_url(game)))
@@ -204,7 +207,7 @@ def test_a_private_game_needs_its_invite_link(alice, bob, carol):
         creator=alice,
         mode="shuffle",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("link")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.LINK)],
         visibility=Game.Visibility.PRIVATE,
     )
 
@@ -221,7 +224,7 @@ def test_a_private_game_keeps_the_token_in_its_panel_links(alice, bob, carol):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
         visibility=Game.Visibility.PRIVATE,
     )
     services.game_join(game=game, user=bob)
@@ -237,7 +240,7 @@ def test_a_classic_game_has_no_cards(alice, bob):
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     services.game_join(game=game, user=bob)
 
@@ -785,7 +788,11 @@ def test_a_three_player_game_names_the_shared_colour(alice, bob, carol, make_use
         creator=alice,
         mode="shuffle",
         players=3,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob"), SeatSpec("open")],
+        seats=[
+            SeatSpec(Seat.Kind.HUMAN),
+            SeatSpec(Seat.Kind.INVITED, username="bob"),
+            SeatSpec(Seat.Kind.OPEN),
+        ],
     )
     services.game_join(game=game, user=bob)
     services.game_join(game=game, user=erin)

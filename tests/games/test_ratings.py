@@ -17,11 +17,11 @@ pytestmark = pytest.mark.django_db
 
 
 def new_game(creator, others, *, mode="classic", players=2, rated=True, ai_level=""):
-    seats = [SeatSpec("me")]
+    seats = [SeatSpec(Seat.Kind.HUMAN)]
     for user in others:
-        seats.append(SeatSpec("invite", username=user.username))
+        seats.append(SeatSpec(Seat.Kind.INVITED, username=user.username))
     while len(seats) < players:
-        seats.append(SeatSpec("ai", level=ai_level))
+        seats.append(SeatSpec(Seat.Kind.AI, level=ai_level))
     game = services.game_create(
         creator=creator, mode=mode, players=players, seats=seats, rated=rated
     )

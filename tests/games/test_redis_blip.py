@@ -12,7 +12,7 @@ from kombu.exceptions import OperationalError
 
 import games.tasks
 from games import engine, services
-from games.models import Action, Game
+from games.models import Action, Game, Seat
 from games.services import SeatSpec
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,7 +40,7 @@ def test_a_move_commits_and_answers_success_while_redis_is_down(client, alice, r
         creator=alice,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
     action = engine.legal_actions(services.game_state(game))[0]
     client.force_login(alice)

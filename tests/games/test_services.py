@@ -30,7 +30,10 @@ def snapshot(game: Game):
 
 def test_a_game_starts_when_every_seat_is_filled(alice, bob):
     game = services.game_create(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     assert game.status == Game.Status.OPEN and game.state is None
     services.game_join(game=game, user=bob)
@@ -107,7 +110,10 @@ def test_the_same_idempotency_key_gets_the_same_answer(duel, alice):
 
 def test_a_finished_game_refuses_moves(alice, bob):
     game = services.game_create(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     services.game_join(game=game, user=bob)
     game.refresh_from_db()
@@ -135,7 +141,7 @@ def test_an_ai_seat_plays_right_after_the_human_commits(alice):
         creator=alice,
         mode="shuffle",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
@@ -153,7 +159,7 @@ def test_a_game_against_three_ai_seats_reaches_the_end(alice):
         creator=alice,
         mode="shuffle",
         players=4,
-        seats=[SeatSpec("me")] + [SeatSpec("ai", level="beginner")] * 3,
+        seats=[SeatSpec(Seat.Kind.HUMAN)] + [SeatSpec(Seat.Kind.AI, level="beginner")] * 3,
     )
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE:
@@ -195,8 +201,8 @@ def test_seats_can_be_drawn_at_random(alice, bob):
         mode="classic",
         players=4,
         seating=Game.Seating.RANDOM,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="bob")]
-        + [SeatSpec("ai", level="casual")] * 2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")]
+        + [SeatSpec(Seat.Kind.AI, level="casual")] * 2,
     )
     services.game_join(game=game, user=bob)
     indexes = sorted(Seat.objects.filter(game=game).values_list("index", flat=True))
@@ -210,14 +216,14 @@ def test_bad_settings_are_refused(alice):
             mode="shuffle",
             players=2,
             deck_recipe={"skip": 13},
-            seats=[SeatSpec("me"), SeatSpec("open")],
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
         )
     with pytest.raises(services.GameError, match="no player called"):
         services.game_create(
             creator=alice,
             mode="shuffle",
             players=2,
-            seats=[SeatSpec("me"), SeatSpec("invite", username="nobody")],
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="nobody")],
         )
     assert Game.objects.count() == 0
 
@@ -235,7 +241,10 @@ def test_sixteen_concurrent_identical_submissions_make_exactly_one_move(
     alice, bob, same_key, require_postgres
 ):
     game = services.game_create(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     services.game_join(game=game, user=bob)
     game.refresh_from_db()

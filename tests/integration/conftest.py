@@ -325,13 +325,14 @@ def vs_computer(alice):
     (seat 1, beginner): alice's setup placement first. Made before a test connects the broker,
     so its start runs in-process (and alice's address is not verified yet: no email)."""
     from games import services
+    from games.models import Seat
     from games.services import SeatSpec
 
     return services.game_create(
         creator=alice,
         mode="shuffle",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("ai", level="beginner")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
 
 

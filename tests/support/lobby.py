@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games import engine
+from games.models import Seat
 
 
 def new_game_data(**overrides) -> dict:
@@ -20,7 +21,7 @@ def new_game_data(**overrides) -> dict:
     for kind, count in engine.DEFAULT_RECIPE.items():
         data[f"card_{kind}"] = str(count)
     for i in range(4):
-        data[f"seat{i}_kind"] = "me" if i == 0 else "open"
+        data[f"seat{i}_kind"] = Seat.Kind.HUMAN if i == 0 else Seat.Kind.OPEN
         data[f"seat{i}_username"] = ""
         data[f"seat{i}_level"] = "casual"
     data.update({key: str(value) for key, value in overrides.items()})

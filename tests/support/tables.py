@@ -6,7 +6,7 @@ import pytest
 
 from games import engine, services
 from games.engine.state import State
-from games.models import Game
+from games.models import Game, Seat
 from games.services import SeatSpec
 from tests.engine.helpers import make_state
 from tests.support.pages import CORNERS, save_state
@@ -21,10 +21,10 @@ def four_humans(alice, bob, carol, dave) -> Game:
         players=4,
         deck_recipe=SKIPS_AND_REVERSES,
         seats=[
-            SeatSpec("me"),
-            SeatSpec("invite", username="bob"),
-            SeatSpec("invite", username="carol"),
-            SeatSpec("invite", username="dave"),
+            SeatSpec(Seat.Kind.HUMAN),
+            SeatSpec(Seat.Kind.INVITED, username="bob"),
+            SeatSpec(Seat.Kind.INVITED, username="carol"),
+            SeatSpec(Seat.Kind.INVITED, username="dave"),
         ],
     )
     for user in (bob, carol, dave):

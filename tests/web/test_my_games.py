@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import ratings, services
-from games.models import Game
+from games.models import Game, Seat
 from games.services import SeatSpec
 from tests.support.pages import client_for
 from tests.support.tables import finished
@@ -45,7 +45,10 @@ def test_the_profile_lists_recent_games_with_results(duel, alice, bob):
 def games_of_every_kind(alice, bob, carol) -> None:
     """Finished, in play against computers, open with a link seat, and an invitation."""
     duel = services.game_create(
-        creator=alice, mode="shuffle", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="shuffle",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     services.game_join(game=duel, user=bob)
     finished(duel)
@@ -54,16 +57,24 @@ def games_of_every_kind(alice, bob, carol) -> None:
         creator=alice,
         mode="classic",
         players=4,
-        seats=[SeatSpec("me")] + [SeatSpec("ai", level=level) for level in LEVELS],
+        seats=[SeatSpec(Seat.Kind.HUMAN)]
+        + [SeatSpec(Seat.Kind.AI, level=level) for level in LEVELS],
     )
     services.game_create(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("link")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.LINK)],
     )
     services.game_create(
         creator=carol,
         mode="classic",
         players=3,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="alice"), SeatSpec("open")],
+        seats=[
+            SeatSpec(Seat.Kind.HUMAN),
+            SeatSpec(Seat.Kind.INVITED, username="alice"),
+            SeatSpec(Seat.Kind.OPEN),
+        ],
     )
 
 

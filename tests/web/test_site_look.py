@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.test import Client
 
 from games import services
+from games.models import Seat
 from games.services import SeatSpec
 from tests.support.pages import client_for
 
@@ -24,7 +25,10 @@ def test_a_flash_message_is_styled_by_its_level(alice):
     response = client.post("/games/nope/rematch/", follow=True)
     assert response.status_code == 404
     game = services.game_create(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     page = client.post(f"/games/{game.public_id}/rematch/", follow=True).content.decode()
     assert '<li class="message error">' in page and "No rematch" in page
