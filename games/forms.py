@@ -8,6 +8,7 @@ or ``games.engine.record`` so that the message shown names the rule.
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.engine import blksgf
@@ -34,16 +35,16 @@ class GameForm(forms.Form):
         choices=Game.Scoring.choices, initial=Game.Scoring.BASIC, widget=forms.RadioSelect
     )
     recipe = forms.ChoiceField(
-        label="Deck",
-        choices=[("default", "Default deck (R1.4)"), ("custom", "Custom deck")],
+        label=_("Deck"),
+        choices=[("default", _("Default deck (R1.4)")), ("custom", _("Custom deck"))],
         initial="default",
         widget=forms.RadioSelect,
     )
     shared_color = forms.ChoiceField(
-        label="Shared colour (3 players)", choices=COLOUR_CHOICES, initial="green"
+        label=_("Shared colour (3 players)"), choices=COLOUR_CHOICES, initial="green"
     )
     move_seconds = forms.TypedChoiceField(
-        label="Time per move", choices=Game.MOVE_TIMES, coerce=int, initial=24 * 3600
+        label=_("Time per move"), choices=Game.MOVE_TIMES, coerce=int, initial=24 * 3600
     )
     visibility = forms.ChoiceField(
         choices=Game.Visibility.choices, initial=Game.Visibility.PUBLIC, widget=forms.RadioSelect
@@ -52,7 +53,7 @@ class GameForm(forms.Form):
         choices=Game.Seating.choices, initial=Game.Seating.CHOSEN, widget=forms.RadioSelect
     )
     rated = forms.BooleanField(
-        label="Rated: the result changes the players' ratings",
+        label=_("Rated: the result changes the players' ratings"),
         required=False,
         initial=True,
     )
@@ -69,15 +70,15 @@ class GameForm(forms.Form):
             )
         for i in range(MAX_SEATS):
             self.fields[f"seat{i}_kind"] = forms.ChoiceField(
-                label=f"Seat {i + 1}",
+                label=_("Seat %(number)d") % {"number": i + 1},
                 choices=SEAT_KINDS,
                 initial=Seat.Kind.HUMAN if i == 0 else Seat.Kind.OPEN,
             )
             self.fields[f"seat{i}_username"] = forms.CharField(
-                label="Username", max_length=150, required=False
+                label=_("Username"), max_length=150, required=False
             )
             self.fields[f"seat{i}_level"] = forms.ChoiceField(
-                label="Level", choices=Seat.Level.choices, initial=Seat.Level.CASUAL
+                label=_("Level"), choices=Seat.Level.choices, initial=Seat.Level.CASUAL
             )
 
     # -- groups of fields for the template --------------------------------------------------
@@ -109,15 +110,15 @@ class GameForm(forms.Form):
             if kind == Seat.Kind.HUMAN:
                 mine += 1
             if kind == Seat.Kind.INVITED and not (data.get(f"seat{i}_username") or "").strip():
-                self.add_error(f"seat{i}_username", "Give the username of the player to invite.")
+                self.add_error(f"seat{i}_username", _("Give the username of the player to invite."))
         if mine != 1:
             raise forms.ValidationError(
-                f"Take exactly one seat yourself (“{Seat.Kind.HUMAN.offer}”)."
+                _("Take exactly one seat yourself (“%(me)s”).") % {"me": Seat.Kind.HUMAN.offer}
             )
         if data.get("mode") == Game.Mode.SHUFFLE and data.get("recipe") == "custom":
             for kind in engine.CARD_KINDS:
                 if data.get(f"card_{kind}") is None:
-                    self.add_error(f"card_{kind}", "Give a count (0 for none).")
+                    self.add_error(f"card_{kind}", _("Give a count (0 for none)."))
         return data
 
     def seat_specs(self) -> list[SeatSpec]:
@@ -187,12 +188,12 @@ class RecordUploadForm(forms.Form):
     """A ``blokus-record/1`` file, or a classic game saved by Pentobi (``.blksgf``), read and
     replayed by the engine before anything is kept."""
 
-    record = forms.FileField(label="Record file (JSON, or Pentobi's .blksgf; at most 1 MB)")
+    record = forms.FileField(label=_("Record file (JSON, or Pentobi's .blksgf; at most 1 MB)"))
 
     def clean_record(self):
         upload = self.cleaned_data["record"]
         if upload.size > RECORD_MAX_BYTES:
-            raise forms.ValidationError("The file is larger than 1 MB.")
+            raise forms.ValidationError(_("The file is larger than 1 MB."))
         raw = upload.read(RECORD_MAX_BYTES + 1)
         pentobi = (upload.name or "").lower().endswith(".blksgf") or raw.lstrip()[:1] == b"("
         try:
@@ -201,5 +202,5 @@ class RecordUploadForm(forms.Form):
         except ValueError as exc:  # RecordError, IllegalAction: the message names the rule
             raise forms.ValidationError(str(exc)) from None
         except Exception:  # input the engine did not foresee: refuse it, never a 500
-            raise forms.ValidationError("The record could not be read.") from None
+            raise forms.ValidationError(_("The record could not be read.")) from None
         return data

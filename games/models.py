@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import engine
 
@@ -73,11 +74,11 @@ class Game(models.Model):
         RANDOM = "random", _("Drawn at random when the game starts")
 
     MOVE_TIMES = [
-        (3600, "1 hour"),
-        (12 * 3600, "12 hours"),
-        (24 * 3600, "1 day"),
-        (3 * 24 * 3600, "3 days"),
-        (7 * 24 * 3600, "7 days"),
+        (3600, _("1 hour")),
+        (12 * 3600, _("12 hours")),
+        (24 * 3600, _("1 day")),
+        (3 * 24 * 3600, _("3 days")),
+        (7 * 24 * 3600, _("7 days")),
     ]
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
@@ -156,26 +157,26 @@ class Seat(models.Model):
         (everyone else is INVITED until they accept). ``label`` names a seat of this kind (the
         admin, the game page); ``offer`` is the new-game form's wording for choosing it."""
 
-        HUMAN = "human", "Player"
-        INVITED = "invited", "Invited player"
-        OPEN = "open", "Open seat"  # anyone may take it (listed in the lobby if public)
-        LINK = "link", "Seat for the invite link"  # whoever opens the invite link may take it
-        AI = "ai", "Computer"
+        HUMAN = "human", pgettext_lazy("seat", "Player")
+        INVITED = "invited", _("Invited player")
+        OPEN = "open", _("Open seat")  # anyone may take it (listed in the lobby if public)
+        LINK = "link", _("Seat for the invite link")  # whoever opens the invite link may take it
+        AI = "ai", pgettext_lazy("seat", "Computer")
 
         @property
         def offer(self) -> str:
             return {
-                "human": "Me",
-                "invited": "Invite a player by username",
-                "open": "Open seat (anyone may join)",
-                "link": "Seat for whoever has the invite link",
-                "ai": "Computer",
+                "human": _("Me"),
+                "invited": _("Invite a player by username"),
+                "open": _("Open seat (anyone may join)"),
+                "link": _("Seat for whoever has the invite link"),
+                "ai": pgettext_lazy("seat", "Computer"),
             }[self.value]
 
     class Level(models.TextChoices):
-        BEGINNER = "beginner", "Beginner"
-        CASUAL = "casual", "Casual"
-        EXPERT = "expert", "Expert"
+        BEGINNER = "beginner", pgettext_lazy("level", "Beginner")
+        CASUAL = "casual", pgettext_lazy("level", "Casual")
+        EXPERT = "expert", pgettext_lazy("level", "Expert")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()  # engine seat number once the game has started
