@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from django.db.models import Avg, Count, Q
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games import engine
 from games.models import Action, Game, Seat
@@ -64,7 +66,11 @@ def my_games(user) -> dict[str, list[Game]]:
         game.winners = [s.label for s in seats if s.final_place == 1]
         game.when = game.finished_at or game.started_at or game.created_at
         game.when_label = (
-            "Finished" if game.finished_at else "Started" if game.started_at else "Created"
+            pgettext("game", "Finished")
+            if game.finished_at
+            else pgettext("game", "Started")
+            if game.started_at
+            else pgettext("game", "Created")
         )
         if game.status == Game.Status.ACTIVE:
             key = "your_turn" if game.to_move_seat == mine.get(game.pk) else "waiting"
@@ -158,7 +164,9 @@ def turn_clock(game: Game) -> dict | None:
 
     if game.status != Game.Status.ACTIVE or game.turn_started_at is None:
         return None
-    per_move = dict(Game.MOVE_TIMES).get(game.move_seconds, f"{game.move_seconds} s")
+    per_move = dict(Game.MOVE_TIMES).get(game.move_seconds) or _("%(seconds)d s") % {
+        "seconds": game.move_seconds
+    }
     seats = getattr(game, "seat_rows", None) or list(game.seats.select_related("user"))
     seat = next((s for s in seats if s.index == game.to_move_seat), None)
     if seat is None or seat.is_ai:
