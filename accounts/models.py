@@ -9,7 +9,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext, gettext_lazy, ngettext_lazy, pgettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.names import name_key, visible_text
 
@@ -29,6 +30,14 @@ def validate_time_zone(value: str) -> None:
         )
 
 
+def _hours_now(hours: int) -> str:
+    return ngettext("%(hours)d hour", "%(hours)d hours", hours) % {"hours": hours}
+
+
+# "3 hours" in the language of the page that shows it: a lazy text, as the model's choices are.
+_hours = lazy(_hours_now, str)
+
+
 class User(AbstractUser):
     class EmailTurns(models.TextChoices):
         EVERY = "every", gettext_lazy("An email every time it is my turn")
@@ -36,10 +45,7 @@ class User(AbstractUser):
         DIGEST = "digest", gettext_lazy("One email a day listing the games where it is my turn")
         NEVER = "never", pgettext_lazy("turn emails", "Never")
 
-    REMINDER_HOURS = [
-        (h, ngettext_lazy("%(hours)d hour", "%(hours)d hours", "hours") % {"hours": h})
-        for h in (1, 3, 6, 12, 24)
-    ]
+    REMINDER_HOURS = [(h, _hours(h)) for h in (1, 3, 6, 12, 24)]
 
     # Shown to other players; the username is the fallback when it is blank. Never the name (by
     # accounts.names.name_key) of another player: no impersonation.
