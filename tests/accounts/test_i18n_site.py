@@ -376,3 +376,27 @@ def test_allauths_pages_come_translated_inside_the_sites_layout(client, lang, si
     assert forgot in page  # allauth's own catalog
     assert f'href="/accounts/login/">{sign_in}</a>' in page  # our header says it the same way
     assert "Forgot your password?" not in page and "Sign up" not in page
+
+
+def test_chat_refusals_and_the_rating_chart_speak_the_readers_language():
+    from django.utils import translation
+
+    from games import chat, ratings
+    from games.services import GameError
+
+    with translation.override("sv"):
+        with pytest.raises(GameError, match=r"^meddelandet är för långt: högst 3 tecken \(det här"):
+            chat.clean_text("hello", what="message", max_length=3)
+        with pytest.raises(GameError, match="^anledningen är tom: skriv något först$"):
+            chat.clean_text(" ", what="reason", max_length=3)
+        chart = ratings.chart_svg([1000, 1040, 990])
+    assert 'aria-label="Ratinghistorik från 1000 till 990, mellan 990 och 1040"' in chart
+
+    with translation.override("ja"):
+        refusal = chat.chat_room(None, None, seated=False)[1]
+    assert refusal == "チャットに書き込むにはログインしてください"
+
+    with translation.override("en"):  # English unchanged
+        with pytest.raises(GameError, match=r"^the message is too long: at most 3 characters"):
+            chat.clean_text("hello", what="message", max_length=3)
+        assert "Rating history from 1000 to 990" in ratings.chart_svg([1000, 1040, 990])
