@@ -5,6 +5,7 @@ from __future__ import annotations
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
 from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.models import User
 from config.middleware import supported_language
@@ -16,7 +17,7 @@ class AccountAdapter(DefaultAccountAdapter):
         (accounts.names: NFKC, case-folded), so that nobody signs up as someone else."""
         username = super().clean_username(username, shallow=shallow)
         if User().name_taken(username):
-            raise forms.ValidationError("That name is taken by another player.")
+            raise forms.ValidationError(gettext("That name is taken by another player."))
         return username
 
     def save_user(self, request, user, form, commit=True):

@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Block, User
 
@@ -8,8 +9,8 @@ from accounts.models import Block, User
 class BlokusUserAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
-        ("Profile", {"fields": ("display_name", "time_zone")}),
-        ("Notifications", {"fields": ("email_turns", "reminder_hours")}),
+        (gettext_lazy("Profile"), {"fields": ("display_name", "language", "time_zone")}),
+        (gettext_lazy("Notifications"), {"fields": ("email_turns", "reminder_hours")}),
     )
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")

@@ -1,4 +1,6 @@
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import User, time_zone_names
 from accounts.names import visible_text
@@ -17,18 +19,25 @@ class SettingsForm(forms.ModelForm):
             "digest_hour",
         ]
         widgets = {"email_turns": forms.RadioSelect}
+        labels = {
+            "display_name": gettext_lazy("Display name"),
+            "time_zone": gettext_lazy("Time zone"),
+        }
         help_texts = {
-            "display_name": "Shown to other players instead of your username. Leave blank to "
-            "use your username.",
-            "time_zone": "Turn deadlines and reminders are shown in this time zone.",
+            "display_name": gettext_lazy(
+                "Shown to other players instead of your username. Leave blank to use your username."
+            ),
+            "time_zone": gettext_lazy("Turn deadlines and reminders are shown in this time zone."),
         }
 
     def clean_display_name(self):
         name = visible_text(self.cleaned_data.get("display_name", ""))
         if name and self.instance.name_taken(name):
             raise forms.ValidationError(
-                "That name is another player's (or reads the same): choose another, so that "
-                "nobody takes you for them."
+                gettext(
+                    "That name is another player's (or reads the same): choose another, so that "
+                    "nobody takes you for them."
+                )
             )
         return name
 
@@ -37,3 +46,9 @@ class SettingsForm(forms.ModelForm):
         # A list to choose from; the model's validator still refuses any name not in it.
         zones = sorted(time_zone_names())
         self.fields["time_zone"].widget = forms.Select(choices=[(z, z) for z in zones])
+        # Blank: the pages follow the browser (or the footer's switcher), the emails are English.
+        # Each language is named in itself, so that a reader finds their own.
+        self.fields["language"].choices = [
+            ("", gettext_lazy("Automatic (the browser's language)")),
+            *settings.LANGUAGES,
+        ]

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.names import name_key, visible_text
 
@@ -22,26 +24,28 @@ def time_zone_names() -> frozenset[str]:
 def validate_time_zone(value: str) -> None:
     if value not in time_zone_names():
         raise ValidationError(
-            "%(value)s is not a time zone name: choose one such as Europe/Paris or UTC.",
+            gettext("%(value)s is not a time zone name: choose one such as Europe/Paris or UTC."),
             code="invalid_time_zone",
             params={"value": value},
         )
 
 
+def _hours_now(hours: int) -> str:
+    return ngettext("%(hours)d hour", "%(hours)d hours", hours) % {"hours": hours}
+
+
+# "3 hours" in the language of the page that shows it: a lazy text, as the model's choices are.
+_hours = lazy(_hours_now, str)
+
+
 class User(AbstractUser):
     class EmailTurns(models.TextChoices):
-        EVERY = "every", "An email every time it is my turn"
-        REMINDERS = "reminders", "Only reminders, when I have not moved for a while"
-        DIGEST = "digest", "One email a day listing the games where it is my turn"
-        NEVER = "never", "Never"
+        EVERY = "every", gettext_lazy("An email every time it is my turn")
+        REMINDERS = "reminders", gettext_lazy("Only reminders, when I have not moved for a while")
+        DIGEST = "digest", gettext_lazy("One email a day listing the games where it is my turn")
+        NEVER = "never", pgettext_lazy("turn emails", "Never")
 
-    REMINDER_HOURS = [
-        (1, "1 hour"),
-        (3, "3 hours"),
-        (6, "6 hours"),
-        (12, "12 hours"),
-        (24, "24 hours"),
-    ]
+    REMINDER_HOURS = [(h, _hours(h)) for h in (1, 3, 6, 12, 24)]
 
     # Shown to other players; the username is the fallback when it is blank. Never the name (by
     # accounts.names.name_key) of another player: no impersonation.
@@ -53,38 +57,40 @@ class User(AbstractUser):
     # One of settings.LANGUAGES for the pages and the emails; blank: the pages follow the browser
     # (or the footer's switcher) and the emails are in English.
     language = models.CharField(
-        "language",
+        gettext_lazy("language"),
         max_length=8,
         blank=True,
         choices=settings.LANGUAGES,
-        help_text="The language of the pages and of your emails.",
+        help_text=gettext_lazy("The language of the pages and of your emails."),
     )
     # An IANA zone name ("Europe/Paris"), for showing turn deadlines and reminders in local time.
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
     confirm_moves = models.BooleanField(
-        "confirm moves",
+        gettext_lazy("confirm moves"),
         default=True,
-        help_text="A click or tap on the board puts your piece down; it is sent only when you "
-        "press Confirm (or Enter again). Undo picks it up.",
+        help_text=gettext_lazy(
+            "A click or tap on the board puts your piece down; it is sent only when you "
+            "press Confirm (or Enter again). Undo picks it up."
+        ),
     )
     # Notification preferences, read by the turn emails and the reminder task.
     email_turns = models.CharField(
-        "turn emails",
+        gettext_lazy("turn emails"),
         max_length=10,
         choices=EmailTurns.choices,
         default=EmailTurns.EVERY,
     )
     reminder_hours = models.PositiveSmallIntegerField(
-        "remind me after",
+        gettext_lazy("remind me after"),
         choices=REMINDER_HOURS,
         default=12,
-        help_text="How long your turn may wait before a reminder email is sent.",
+        help_text=gettext_lazy("How long your turn may wait before a reminder email is sent."),
     )
     digest_hour = models.PositiveSmallIntegerField(
-        "daily email at",
+        gettext_lazy("daily email at"),
         choices=[(h, f"{h:02d}:00") for h in range(24)],
         default=8,
-        help_text="With one email a day: the hour it is sent, in your time zone.",
+        help_text=gettext_lazy("With one email a day: the hour it is sent, in your time zone."),
     )
 
     # The end of the vacation in progress (accounts.vacations), null when not on vacation: read

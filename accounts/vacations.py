@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User, Vacation
 
@@ -55,12 +56,21 @@ def vacation_start(*, user, days: int, now: datetime | None = None) -> Vacation:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if user.on_vacation(now):
-            raise VacationError("you are on vacation already: come back first to change it")
+            raise VacationError(
+                gettext("you are on vacation already: come back first to change it")
+            )
         left = days_left(user, now)
         if not isinstance(days, int) or days < 1:
-            raise VacationError("a vacation lasts at least one day")
+            raise VacationError(gettext("a vacation lasts at least one day"))
         if days > left:
-            raise VacationError(f"you have {left} vacation day{'s' * (left != 1)} left this year")
+            raise VacationError(
+                ngettext(
+                    "you have %(left)d vacation day left this year",
+                    "you have %(left)d vacation days left this year",
+                    left,
+                )
+                % {"left": left}
+            )
         vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + days * DAY)
         User.objects.filter(pk=user.pk).update(vacation_until=vacation.ends_at)
     return vacation

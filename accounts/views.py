@@ -2,6 +2,8 @@ from django.conf import settings as django_settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
@@ -20,17 +22,20 @@ def block(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
     action = request.POST.get("action")
     if player == request.user or action not in ("block", "unblock"):
-        messages.error(request, "You can block or unblock another player only.")
+        messages.error(request, gettext("You can block or unblock another player only."))
     elif action == "block":
         Block.objects.get_or_create(blocker=request.user, blocked=player)
         messages.success(
             request,
-            f"You have blocked {player}: they cannot invite you, take a seat in your games or "
-            "show up in your chat. They are not told.",
+            gettext(
+                "You have blocked %(player)s: they cannot invite you, take a seat in your games "
+                "or show up in your chat. They are not told."
+            )
+            % {"player": player},
         )
     else:
         Block.objects.filter(blocker=request.user, blocked=player).delete()
-        messages.success(request, f"You have unblocked {player}.")
+        messages.success(request, gettext("You have unblocked %(player)s.") % {"player": player})
     if request.POST.get("next") == "settings":
         return redirect("settings")
     return redirect("profile", username=player.username)
@@ -42,7 +47,10 @@ def settings_page(request):
         form = SettingsForm(request.POST, instance=request.user)
         if form.is_valid():
             form.save()
-            messages.success(request, "Your settings are saved.")
+            # Said in the language the next page comes in (the one just chosen, if any).
+            code = supported_language(request.user.language)
+            with translation.override(code or translation.get_language_from_request(request)):
+                messages.success(request, gettext("Your settings are saved."))
             return redirect("settings")
     else:
         form = SettingsForm(instance=request.user)
@@ -65,22 +73,28 @@ def vacation(request):
     """Start a vacation (``days``) or come back early (``action=end``)."""
     if request.POST.get("action") == "end":
         vacations.vacation_end(user=request.user)
-        messages.success(request, "Welcome back: your move clocks run again from now.")
+        messages.success(request, gettext("Welcome back: your move clocks run again from now."))
         return redirect("settings")
     try:
         days = int(request.POST.get("days", ""))
     except ValueError:
-        messages.error(request, "Say how many days you will be away, as a whole number.")
+        messages.error(request, gettext("Say how many days you will be away, as a whole number."))
         return redirect("settings")
     try:
         vacations.vacation_start(user=request.user, days=days)
     except vacations.VacationError as exc:
-        messages.error(request, f"No vacation: {exc}.")
+        messages.error(request, gettext("No vacation: %(reason)s.") % {"reason": exc})
     else:
         messages.success(
             request,
-            f"Enjoy your {days} day{'s' * (days != 1)} away: your move clocks stand still in "
-            "every game until you come back, and your opponents see that you are away.",
+            ngettext(
+                "Enjoy your %(days)d day away: your move clocks stand still in every game until "
+                "you come back, and your opponents see that you are away.",
+                "Enjoy your %(days)d days away: your move clocks stand still in every game until "
+                "you come back, and your opponents see that you are away.",
+                days,
+            )
+            % {"days": days},
         )
     return redirect("settings")
 

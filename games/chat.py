@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.names import visible_text
 from games import live
@@ -35,16 +36,38 @@ class RateLimited(GameError):
 class ChatLimit:
     count: int
     seconds: int
-    words: str  # "10 seconds": for the refusal message
+    words: str  # "10 seconds": for the refusal message (lazy: in the poster's language)
 
 
 # A burst of a few lines is conversation; more is flooding. Both windows apply.
 CHAT_LIMITS = (
-    ChatLimit(count=5, seconds=10, words="10 seconds"),
-    ChatLimit(count=30, seconds=600, words="10 minutes"),
+    ChatLimit(count=5, seconds=10, words=gettext_lazy("10 seconds")),
+    ChatLimit(count=30, seconds=600, words=gettext_lazy("10 minutes")),
 )
 
 REPORT_REASON_MAX = 500
+
+# The refusals of clean_text, one whole sentence per kind of text (``what``).
+EMPTY = {
+    "message": gettext_lazy("the message is empty: write something first"),
+    "reason": gettext_lazy("the reason is empty: write something first"),
+}
+
+
+def _too_long(what: str, max_length: int, length: int) -> str:
+    if what == "reason":
+        text = ngettext(
+            "the reason is too long: at most %(max)d character (this one has %(n)d)",
+            "the reason is too long: at most %(max)d characters (this one has %(n)d)",
+            max_length,
+        )
+    else:
+        text = ngettext(
+            "the message is too long: at most %(max)d character (this one has %(n)d)",
+            "the message is too long: at most %(max)d characters (this one has %(n)d)",
+            max_length,
+        )
+    return text % {"max": max_length, "n": length}
 
 
 def _now() -> float:  # the rate limit's clock (tests move it)
@@ -61,11 +84,9 @@ def clean_text(text: str, *, what: str, max_length: int) -> str:
     """
     text = visible_text(text)
     if not text:
-        raise GameError(f"the {what} is empty: write something first")
+        raise GameError(str(EMPTY[what]))
     if len(text) > max_length:
-        raise GameError(
-            f"the {what} is too long: at most {max_length} characters (this one has {len(text)})"
-        )
+        raise GameError(_too_long(what, max_length, len(text)))
     return text
 
 
@@ -91,8 +112,11 @@ def _rate_limit(user) -> None:
         if count > limit.count:
             retry_after = max(1, int((window + 1) * limit.seconds - now) + 1)
             raise RateLimited(
-                f"slow down: at most {limit.count} messages in {limit.words} "
-                f"(try again in {retry_after} s)",
+                gettext(
+                    "slow down: at most %(count)d messages in %(window)s "
+                    "(try again in %(seconds)d s)"
+                )
+                % {"count": limit.count, "window": limit.words, "seconds": retry_after},
                 retry_after=retry_after,
             )
 
@@ -101,13 +125,13 @@ def chat_room(game: Game, user, seated: bool) -> tuple[str | None, str]:
     """Where ``user`` may write in ``game``'s chat: (room, "") or (None, why not). The one
     definition of "who may chat", read by ``chat_post`` and by the chat panel's form."""
     if user is None or not user.is_authenticated or not user.is_active:
-        return None, "log in to write in the chat"
+        return None, gettext("log in to write in the chat")
     if game.status == Game.Status.ABORTED:
-        return None, "this game was aborted: its chat is closed"
+        return None, gettext("this game was aborted: its chat is closed")
     if seated:
         return ChatMessage.Room.PLAYERS, ""
     if game.visibility != Game.Visibility.PUBLIC:
-        return None, "only the players of this game can write in its chat"
+        return None, gettext("only the players of this game can write in its chat")
     return ChatMessage.Room.SPECTATORS, ""
 
 
@@ -145,11 +169,11 @@ def report_create(
     returned instead of a second one: the queue counts problems, not clicks.
     """
     if (message is None) == (reported_user is None):
-        raise GameError("report either a chat message or a player")
+        raise GameError(gettext("report either a chat message or a player"))
     if message is not None:
         reported_user, game = message.user, message.game
     if reported_user.pk == reporter.pk:
-        raise GameError("you can't report yourself")
+        raise GameError(gettext("you can't report yourself"))
     reason = clean_text(reason, what="reason", max_length=REPORT_REASON_MAX)
     with transaction.atomic():
         # Locking the reporter's row serializes their reports, so a double click cannot slip

@@ -19,7 +19,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import User
 from games import emails
@@ -105,14 +105,20 @@ def deliver(*, user_id: int, day: str) -> str:
 
 
 def message(user, games: list[Game]) -> EmailMultiAlternatives:
-    """The digest email: only public facts (each game's title, opponents and deadline)."""
+    """The digest email: only public facts (each game's title, opponents and deadline), in the
+    player's language (``User.email_language``)."""
+    with translation.override(user.email_language()):
+        return _message(user, games)
+
+
+def _message(user, games: list[Game]) -> EmailMultiAlternatives:
     unsubscribe_url = emails.absolute(reverse("unsubscribe", args=[emails.unsubscribe_token(user)]))
     rows = []
     for game in games:
         seats = list(game.seats.select_related("user"))
         rows.append(
             {
-                "title": f"{game.get_mode_display()} ({game.players} players)",
+                "title": emails.game_title(game),
                 "url": emails.absolute(reverse("game", args=[game.public_id])),
                 "players": [s.label for s in seats if s.user_id != user.pk],
                 "deadline": emails.local_deadline(game, user) if game.turn_started_at else "",

@@ -23,7 +23,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import dateformat, timezone
+from django.utils import dateformat, timezone, translation
+from django.utils.translation import gettext, ngettext, pgettext
 
 from accounts.models import User
 from accounts.tokens import unsubscribe_token, unsubscribe_user_id  # noqa: F401  (re-exported)
@@ -140,15 +141,30 @@ def invite(*, game_id: int, user_id: int) -> str:
 # -- the message ----------------------------------------------------------------------------
 
 
+# The deadline as a date to read, in the order and words of the language active when the email is
+# built (each language's translation of this format: "tisdag 3 juni 2025, 16:00" in Swedish).
+DEADLINE_FORMAT = ("date format: weekday, day, month, year, time", "l j F Y, H:i")
+
+
 def local_deadline(game: Game, user) -> str:
-    """The move deadline in the user's zone: "Tuesday 3 June 2025, 16:00 (Europe/Paris)"."""
+    """The move deadline in the user's zone, in the active language: "Tuesday 3 June 2025, 16:00
+    (Europe/Paris)" in English."""
     try:
         zone = zoneinfo.ZoneInfo(user.time_zone)
         name = user.time_zone
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone, name = zoneinfo.ZoneInfo("UTC"), "UTC"
     deadline = clock.deadline(game, user.pk)
-    return f"{dateformat.format(timezone.localtime(deadline, zone), 'l j F Y, H:i')} ({name})"
+    when = dateformat.format(timezone.localtime(deadline, zone), pgettext(*DEADLINE_FORMAT))
+    return gettext("%(when)s (%(zone)s)") % {"when": when, "zone": name}
+
+
+def game_title(game: Game) -> str:
+    """A game as an email names it, in the active language: "Classic (4 players)"."""
+    return ngettext("%(mode)s (%(n)d player)", "%(mode)s (%(n)d players)", game.players) % {
+        "mode": game.get_mode_display(),
+        "n": game.players,
+    }
 
 
 class OneLineHeader(UnstructuredHeader, BaseHeader):
@@ -169,17 +185,23 @@ class OneLineHeader(UnstructuredHeader, BaseHeader):
 
 
 def turn_message(*, game: Game, seat: Seat, kind: str, about: int | None = None):
-    """The email for one notice: subject, text and HTML parts, unsubscribe headers.
+    """The email for one notice: subject, text and HTML parts, unsubscribe headers, in the
+    recipient's language (``User.email_language``), whoever's request or task builds it.
 
     Only public facts: the game's settings, who sits where, whose turn, the deadline, links.
     """
+    with translation.override(seat.user.email_language()):
+        return _turn_message(game=game, seat=seat, kind=kind, about=about)
+
+
+def _turn_message(*, game: Game, seat: Seat, kind: str, about: int | None):
     user = seat.user
     seats = list(game.seats.select_related("user"))
     about_seat = next((s for s in seats if s.index == about), seat)
     unsubscribe_url = absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
     context = {
         "name": str(user),
-        "title": f"{game.get_mode_display()} ({game.players} players)",
+        "title": game_title(game),
         "game_url": absolute(reverse("game", args=[game.public_id])),
         "players": [s.label for s in seats if s.pk != seat.pk],
         "move_time": game.get_move_seconds_display(),

@@ -10,7 +10,14 @@ import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
+
+from accounts.models import User
 
 ONLINE_SECONDS = 90  # a page's socket says it is alive every 30 s
 
@@ -82,9 +89,43 @@ def chat_posted(public_id: str) -> None:
     _send(game_group(public_id), {"type": "chat.posted"})
 
 
-def your_turn(user_id: int, public_id: str, title: str) -> None:
-    """A signed-in player on any page: it is your turn in this game."""
+def your_turn(user_id: int, public_id: str, title: str | Promise) -> None:
+    """A signed-in player on any page: it is your turn in this game (or news about an invitation).
+
+    ``title`` is shown as it is on whatever page the player has open, so it is put into words in
+    *their* language (``User.email_language``), not the language of whoever's move or click
+    sent it: pass a lazy text (the ``*_title`` helpers below, or ``format_lazy`` over a
+    ``gettext_lazy`` msgid), which is rendered here. A plain ``str`` goes out unchanged."""
+    if isinstance(title, Promise):
+        with translation.override(_language_of(user_id)):
+            title = str(title)
     _send(user_group(user_id), {"type": "turn.notice", "game": public_id, "title": title})
+
+
+def _language_of(user_id: int) -> str:
+    user = User.objects.filter(pk=user_id).only("language").first()
+    return user.email_language() if user is not None else settings.LANGUAGE_CODE
+
+
+# The notices' titles, lazy: ``your_turn`` renders them in the recipient's language. ``game`` is
+# formatted (its ``__str__``) in that language too.
+def turn_title(game) -> Promise:
+    return format_lazy(gettext_lazy("Your turn: {game}"), game=game)
+
+
+def invited_title(inviter) -> Promise:
+    return format_lazy(gettext_lazy("{name} invites you to a game"), name=inviter)
+
+
+def accepted_title(player) -> Promise:
+    return format_lazy(gettext_lazy("{name} accepted your invitation"), name=player)
+
+
+def declined_title(player) -> Promise:
+    return format_lazy(
+        gettext_lazy("{name} declined your invitation: their seat is now for the invite link"),
+        name=player,
+    )
 
 
 def mark_online(user_id: int) -> None:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.db import transaction
+from django.utils.html import escape
+from django.utils.translation import gettext
 from openskill.models import BradleyTerryFull
 
 from games import engine
@@ -188,7 +190,8 @@ def player_ratings(user) -> list[dict]:
 def chart_svg(series: list[int], *, width: int = 320, height: int = 100) -> str:
     """A rating history as a small inline SVG line chart (server-drawn: no chart library).
 
-    Only numbers go into the markup, so it is safe to mark safe in a template."""
+    Only numbers and the escaped label go into the markup, so it is safe to mark safe in a
+    template."""
     if len(series) < 2:
         return ""
     low, high = min(series), max(series)
@@ -199,10 +202,15 @@ def chart_svg(series: list[int], *, width: int = 320, height: int = 100) -> str:
         f"{pad + i * step:.1f},{pad + (high - v) * (height - 2 * pad) / span:.1f}"
         for i, v in enumerate(series)
     )
+    label = gettext("Rating history from %(first)d to %(last)d, between %(low)d and %(high)d") % {
+        "first": series[0],
+        "last": series[-1],
+        "low": low,
+        "high": high,
+    }
     return (
         f'<svg class="rating-chart" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" role="img" aria-label="Rating history from {series[0]} to '
-        f'{series[-1]}, between {low} and {high}">'
+        f'height="{height}" role="img" aria-label="{escape(label)}">'
         f'<polyline fill="none" stroke="currentColor" stroke-width="2" points="{points}"/>'
         f'<text x="{pad}" y="{height - 1}" font-size="10">{low}</text>'
         f'<text x="{pad}" y="10" font-size="10">{high}</text></svg>'
