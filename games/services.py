@@ -160,7 +160,7 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
     from games import live
 
     game_id, public_id = game.pk, game.public_id
-    title = f"{game.created_by} invites you to a game"
+    title = live.invited_title(game.created_by)
     for user_id in user_ids:
         transaction.on_commit(
             lambda u=user_id: jobs.queue("send_invite_email", game_id, u), robust=True
@@ -295,7 +295,7 @@ def invitation_accept(*, game: Game, user) -> Seat:
         _invitation_held(game, user)
         seat = game_join(game=game, user=user)
         creator_id, public_id = game.created_by_id, game.public_id
-        title = f"{user} accepted your invitation"
+        title = live.accepted_title(user)
         transaction.on_commit(lambda: live.your_turn(creator_id, public_id, title), robust=True)
     return seat
 
@@ -320,7 +320,7 @@ def invitation_decline(*, game: Game, user) -> None:
         seat.save(update_fields=["kind", "user", "joined_at"])
         _seats_changed(game)
         creator_id, public_id = game.created_by_id, game.public_id
-        title = f"{user} declined your invitation: their seat is now for the invite link"
+        title = live.declined_title(user)
         transaction.on_commit(lambda: live.your_turn(creator_id, public_id, title), robust=True)
 
 
@@ -488,7 +488,7 @@ def _after_change(game: Game, state: State, *, turn_changed: bool = True) -> Non
     if seat.is_ai:
         transaction.on_commit(lambda: jobs.queue("ai_play", game_id, ply), robust=True)
     elif seat.user_id is not None and turn_changed:
-        user_id, title = seat.user_id, f"Your turn: {game}"
+        user_id, title = seat.user_id, live.turn_title(game)
         transaction.on_commit(lambda: live.your_turn(user_id, public_id, title), robust=True)
         if seat.user.email_turns == User.EmailTurns.EVERY:
             # ``ply`` is where this turn begins: the task sends nothing once it has been played.

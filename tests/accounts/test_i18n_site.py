@@ -13,6 +13,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.tokens import unsubscribe_token
 from games import services
+from games.models import Seat
 from games.services import SeatSpec
 
 pytestmark = pytest.mark.django_db
@@ -149,10 +150,16 @@ def text(response) -> str:
 def lobby_games(alice, bob, carol):
     """An open public game (a Join row) and a game in play (a Watch row)."""
     services.game_create(
-        creator=alice, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     game = services.game_create(
-        creator=bob, mode="classic", players=2, seats=[SeatSpec("me"), SeatSpec("open")]
+        creator=bob,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
     services.game_join(game=game, user=carol)
 
@@ -184,7 +191,7 @@ def test_the_signed_in_lobby_speaks_the_players_language(client, duel, alice):
         creator=duel.seats.get(index=1).user,
         mode="classic",
         players=2,
-        seats=[SeatSpec("me"), SeatSpec("invite", username="alice")],
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="alice")],
     )
     client.force_login(alice)
 

@@ -278,3 +278,14 @@ def test_a_plain_title_goes_out_unchanged_and_english_is_the_default(duel, bob, 
 
     assert pushed[0][1]["title"] == "Already worded"
     assert pushed[1][1]["title"].startswith("Your turn: ")
+
+
+def test_a_move_tells_the_next_player_in_their_own_language(duel, alice, bob, pushed, on_commit):
+    """The write path (services) hands live.your_turn a lazy title: worded for bob, in Swedish,
+    although alice's page is in Japanese."""
+    prefer(bob, language="sv")
+    with translation.override("ja"), on_commit():
+        bobs_turn(duel, alice)
+
+    titles = [m["title"] for group, m in pushed if m["type"] == "turn.notice"]
+    assert titles and titles[-1].startswith("Din tur: ")
