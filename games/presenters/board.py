@@ -11,7 +11,7 @@ from functools import lru_cache
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize
 from games.engine.state import COLOURS, LETTERS
@@ -208,9 +208,6 @@ def _recycle_text() -> dict:
 
 
 def _placing_text() -> dict:
-    def plural(singular: str, plural: str) -> list[str]:
-        return [ngettext(singular, plural, 1), ngettext(singular, plural, 2)]
-
     return {
         "anchorLegend": _("where {colour} may attach"),
         "lastLegend": _("last move"),
@@ -220,7 +217,7 @@ def _placing_text() -> dict:
         ),
         "confirm": _("Confirm"),
         "moveHere": _("Move here"),
-        "place": _("Place"),
+        "place": pgettext("button", "Place"),
         "rotate": _("Rotate (R)"),
         "flip": _("Flip (F)"),
         "undo": _("Undo"),
@@ -246,8 +243,15 @@ def _placing_text() -> dict:
         "putBack": _("Put back. Choose a piece."),
         "warpNote": _("Click a marked piece on the board (or pick it in the list) to move it."),
         "trayLabel": _("{colour}'s pieces"),
-        "spots": plural("{piece}: {n} spot", "{piece}: {n} spots"),
-        "spotsDots": plural("{piece}: {n} spot (the dots).", "{piece}: {n} spots (the dots)."),
+        # [one, other]: written out, for makemessages to find them
+        "spots": [
+            ngettext("{piece}: {n} spot", "{piece}: {n} spots", 1),
+            ngettext("{piece}: {n} spot", "{piece}: {n} spots", 2),
+        ],
+        "spotsDots": [
+            ngettext("{piece}: {n} spot (the dots).", "{piece}: {n} spots (the dots).", 1),
+            ngettext("{piece}: {n} spot (the dots).", "{piece}: {n} spots (the dots).", 2),
+        ],
         "fitsNowhere": _("{piece} fits nowhere now."),
         "hintMouse": _("Move it over the board and click; a right click turns it."),
         "hintTouch": _("Tap the board to put it there, then tap again to place it."),

@@ -273,6 +273,7 @@ def order_svg(before: list[dict], after: list[dict]) -> str:
             )
         return f'<text x="0" y="{y + 4.5}" fill="{MUTED}">{_esc(title)}</text>{"".join(discs)}'
 
+    before_word, after_word = _("Before"), _("After")
     names = lambda order: ", ".join(colour_name(e["colour"]) for e in order)  # noqa: E731
     label = _("Next to move before: %(before)s; after: %(after)s") % {
         "before": names(before),
@@ -281,7 +282,7 @@ def order_svg(before: list[dict], after: list[dict]) -> str:
     return (
         '<svg class="order-pic" viewBox="0 0 200 78" width="200" height="78" role="img" '
         f'aria-label="{_esc(label)}" font-size="12">'
-        f"{row(before, 18, _('Before'))}{row(after, 58, _('After'))}</svg>"
+        f"{row(before, 18, before_word)}{row(after, 58, after_word)}</svg>"
     )
 
 
