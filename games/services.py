@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Block
 from games import clock, engine, jobs, ratings, seating
@@ -81,12 +82,15 @@ def game_create(
 ) -> Game:
     """Open a game. ``seats`` lists every seat in order; exactly one is the creator's (HUMAN)."""
     if len(seats) != players:
-        raise GameError(f"a {players}-player game has {players} seats")
+        raise GameError(_("a %(players)s-player game has %(players)s seats") % {"players": players})
     unknown = next((s.kind for s in seats if s.kind not in Seat.Kind.values), None)
     if unknown is not None:
-        raise GameError(f"unknown seat kind {unknown!r} (one of {', '.join(Seat.Kind.values)})")
+        raise GameError(
+            _("unknown seat kind %(kind)r (one of %(kinds)s)")
+            % {"kind": unknown, "kinds": ", ".join(Seat.Kind.values)}
+        )
     if sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) != 1:
-        raise GameError("the creator takes exactly one seat")
+        raise GameError(_("the creator takes exactly one seat"))
     if players != 3:
         shared_color = ""
     try:  # the engine checks the settings (recipe of 14 cards, colours) the same way records do
@@ -123,7 +127,7 @@ def game_create(
                 with transaction.atomic():
                     seat.save()
             except IntegrityError:
-                raise GameError("a player can take only one seat") from None
+                raise GameError(_("a player can take only one seat")) from None
         _start_if_full(game)
         _invitations_sent(game, invited)
     return game
@@ -138,17 +142,19 @@ def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
     elif spec.kind == Seat.Kind.INVITED:
         invitee = User.objects.filter(username__iexact=spec.username, is_active=True).first()
         if invitee is None:
-            raise GameError(f"there is no player called {spec.username!r}")
+            raise GameError(_("there is no player called %(name)r") % {"name": spec.username})
         if invitee == creator:
-            raise GameError("you already have a seat")
+            raise GameError(_("you already have a seat"))
         if Block.objects.filter(blocker=creator, blocked=invitee).exists():
-            raise GameError(f"you have blocked {invitee}: unblock them to invite them")
+            raise GameError(
+                _("you have blocked %(name)s: unblock them to invite them") % {"name": invitee}
+            )
         if Block.objects.filter(blocker=invitee, blocked=creator).exists():
-            raise GameError(f"{invitee} does not take invitations from you")
+            raise GameError(_("%(name)s does not take invitations from you") % {"name": invitee})
         seat.user = invitee
     elif spec.kind == Seat.Kind.AI:
         if spec.level not in Seat.Level.values:
-            raise GameError(f"unknown computer level {spec.level!r}")
+            raise GameError(_("unknown computer level %(level)r") % {"level": spec.level})
         seat.ai_level, seat.joined_at = spec.level, now
     return seat  # OPEN and LINK: nobody sits there yet
 
@@ -191,9 +197,9 @@ def game_rematch(*, game: Game, user) -> Game:
     invited there and joins it)."""
     seat = seat_for(game, user)
     if seat is None:
-        raise GameError("only the players of this game can ask for a rematch")
+        raise GameError(_("only the players of this game can ask for a rematch"))
     if game.status != Game.Status.FINISHED:
-        raise GameError("a rematch can be asked for once the game is over")
+        raise GameError(_("a rematch can be asked for once the game is over"))
     with transaction.atomic():
         game = _locked(game)
         existing = Game.objects.filter(rematch_of=game).first()
@@ -229,13 +235,13 @@ def game_join(*, game: Game, user, token: str = "") -> Seat:
     with transaction.atomic():
         game = _locked(game)
         if game.status != Game.Status.OPEN:
-            raise Conflict("this game is no longer taking players")
+            raise Conflict(_("this game is no longer taking players"))
         seats = list(game.seats.all())
         if any(s.user_id == user.pk and s.kind == Seat.Kind.HUMAN for s in seats):
-            raise Conflict("you already have a seat in this game")
+            raise Conflict(_("you already have a seat in this game"))
         seat = seating.seat_for_joiner(game, seats, user, token)
         if seat is None:
-            raise NotAllowed("there is no seat here for you")
+            raise NotAllowed(_("there is no seat here for you"))
         seat.kind, seat.user, seat.joined_at = Seat.Kind.HUMAN, user, timezone.now()
         seat.save()
         _start_if_full(game)
@@ -248,10 +254,10 @@ def game_leave(*, game: Game, user) -> None:
     with transaction.atomic():
         game = _locked(game)
         if game.status != Game.Status.OPEN:
-            raise Conflict("the game has started: seats can no longer be left")
+            raise Conflict(_("the game has started: seats can no longer be left"))
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise NotAllowed("you have no seat in this game")
+            raise NotAllowed(_("you have no seat in this game"))
         if user.pk == game.created_by_id:
             game.status = Game.Status.ABORTED
             game.abort_reason = "cancelled by its creator before the start"
@@ -273,13 +279,13 @@ def _invitation_held(game: Game, user) -> Seat:
     state: a private game's existence is not given away."""
     seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed("you have no invitation to this game (any more)")
+        raise NotAllowed(_("you have no invitation to this game (any more)"))
     if game.status == Game.Status.ABORTED:
-        raise Conflict("this invitation is no longer open: the game was cancelled")
+        raise Conflict(_("this invitation is no longer open: the game was cancelled"))
     if seat.kind == Seat.Kind.HUMAN:
-        raise Conflict("you have already accepted this invitation")
+        raise Conflict(_("you have already accepted this invitation"))
     if game.status != Game.Status.OPEN or seat.kind != Seat.Kind.INVITED:
-        raise Conflict("this invitation is no longer open: the game has started")
+        raise Conflict(_("this invitation is no longer open: the game has started"))
     return seat
 
 
@@ -407,21 +413,22 @@ def action_submit(
             if done is not None:
                 return SubmitResult(ply=done.ply, duplicate=True)
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("this game is not in play")
+            raise Conflict(_("this game is not in play"))
         if expected_ply != game.ply:
             raise StalePly(
-                f"the game has moved on (you saw move {expected_ply}, it is at {game.ply})"
+                _("the game has moved on (you saw move %(seen)s, it is at %(ply)s)")
+                % {"seen": expected_ply, "ply": game.ply}
             )
         state = game_state(game)
         controller = state.controller()
         seat = game.seats.get(index=controller)
         if by_ai:
             if not (seat.is_ai or (on_behalf and seat.kind == Seat.Kind.HUMAN)):
-                raise NotAllowed("it is not the computer's turn")
+                raise NotAllowed(_("it is not the computer's turn"))
         elif user is None or seat.user_id != user.pk or seat.kind != Seat.Kind.HUMAN:
-            raise NotAllowed("it is not your turn")
+            raise NotAllowed(_("it is not your turn"))
         elif seat.ai_takeover:
-            raise NotAllowed("the computer plays this seat now")
+            raise NotAllowed(_("the computer plays this seat now"))
         try:
             new = engine.apply(state, action)
         except IllegalAction as exc:
@@ -439,7 +446,7 @@ def action_submit(
                     key=key,
                 )
         except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
-            raise Conflict("this move was already recorded") from None
+            raise Conflict(_("this move was already recorded")) from None
         game.ply += 1
         game.state = new.to_json()
         if new.controller() != controller or new.over:
@@ -609,7 +616,7 @@ def game_abort(*, game: Game, staff, reason: str) -> None:
     with transaction.atomic():
         game = _locked(game)
         if game.is_over:
-            raise Conflict("the game is already over")
+            raise Conflict(_("the game is already over"))
         game.status = Game.Status.ABORTED
         game.to_move_seat = None
         game.abort_reason = reason[:200]
@@ -627,11 +634,11 @@ def seat_hand_to_ai(*, seat: Seat, staff, reason: str, level: str = Seat.Level.C
         game = _locked(seat.game)
         seat = game.seats.get(pk=seat.pk)
         if seat.kind != Seat.Kind.HUMAN:
-            raise Conflict("it is not a player's seat")
+            raise Conflict(_("it is not a player's seat"))
         if game.is_over:
-            raise Conflict("the game is over")
+            raise Conflict(_("the game is over"))
         if seat.is_ai:
-            raise Conflict("the computer already plays this seat")
+            raise Conflict(_("the computer already plays this seat"))
         seat.ai_takeover, seat.ai_level = True, level
         seat.save(update_fields=["ai_takeover", "ai_level"])
         _log(staff, "hand seat to AI", f"{game} seat {seat.index + 1} ({seat.user})", reason)
@@ -642,11 +649,11 @@ def seat_hand_to_ai(*, seat: Seat, staff, reason: str, level: str = Seat.Level.C
 def user_deactivate(*, user, staff, reason: str) -> None:
     """Refused for the staff member themself and for an inactive account."""
     if user.pk == staff.pk:
-        raise NotAllowed("you can't deactivate yourself")
+        raise NotAllowed(_("you can't deactivate yourself"))
     with transaction.atomic():
         user = type(user).objects.select_for_update().get(pk=user.pk)
         if not user.is_active:
-            raise Conflict(f"{user.username} is already inactive")
+            raise Conflict(_("%(name)s is already inactive") % {"name": user.username})
         user.is_active = False
         user.save(update_fields=["is_active"])
         _log(staff, "deactivate user", user.username, reason)
@@ -656,7 +663,7 @@ def chat_hide(*, message: ChatMessage, staff, reason: str) -> None:
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().get(pk=message.pk)
         if message.hidden:
-            raise Conflict(f"message #{message.pk} is already hidden")
+            raise Conflict(_("message #%(id)s is already hidden") % {"id": message.pk})
         message.hidden = True
         message.save(update_fields=["hidden"])
         _log(
@@ -673,7 +680,10 @@ def report_resolve(*, report: Report, staff, status: str, reason: str) -> None:
     with transaction.atomic():
         report = Report.objects.select_for_update().get(pk=report.pk)
         if report.status != Report.Status.OPEN:
-            raise Conflict(f"report #{report.pk} is already {report.get_status_display()}")
+            raise Conflict(
+                _("report #%(id)s is already %(status)s")
+                % {"id": report.pk, "status": report.get_status_display()}
+            )
         report.status = status
         report.save(update_fields=["status"])
         _log(staff, f"report {status}", str(report), reason)

@@ -8,10 +8,14 @@ import html
 from collections import defaultdict
 from functools import lru_cache
 
+from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize
 from games.engine.state import COLOURS, LETTERS
+from games.translations import colour_name
 
 PLACE_STEPS = ("setup", "place", "place_second")
 
@@ -67,6 +71,7 @@ def board_html(view: dict, last: set[str], decision: dict) -> str:
     Every value is escaped (stdlib ``html.escape``); plain cells come from a cache."""
     marks = decision.get("marks", {})
     targets = decision.get("targets", {})
+    language = translation.get_language() or ""  # the cells' titles are in words
     out = []
     for i, line in enumerate(view["board"]):
         number = 20 - i
@@ -78,7 +83,7 @@ def board_html(view: dict, last: set[str], decision: dict) -> str:
             target = targets.get(square)
             mark = marks.get(square, "")
             if target is None:
-                cells.append(_plain_cell(square, colour, letter, square in last, mark))
+                cells.append(_plain_cell(square, colour, letter, square in last, mark, language))
             else:
                 cells.append(_target_cell(square, colour, letter, square in last, mark, target))
         out.append(
@@ -94,13 +99,16 @@ def _attr(value: str) -> str:
 
 def _open_td(square: str, colour: str, last: bool, mark: str) -> str:
     classes = " ".join(c for c in ("cell", colour, "last" if last else "", mark) if c)
-    title = square + (f" {colour}" if colour else "") + (", last move" if last else "")
+    title = square + (f" {colour_name(colour)}" if colour else "")
+    if last:
+        title = _("%(square)s, last move") % {"square": title}
     return f'<td class="{_attr(classes)}" title="{_attr(title)}">'
 
 
 @lru_cache(maxsize=8192)
-def _plain_cell(square: str, colour: str, letter: str, last: bool, mark: str) -> str:
-    """One cell without a control: the same few thousand strings on every page, built once."""
+def _plain_cell(square: str, colour: str, letter: str, last: bool, mark: str, language: str) -> str:
+    """One cell without a control: the same few thousand strings on every page, built once (per
+    ``language``, the active one: the title is in words)."""
     return f"{_open_td(square, colour, last, mark)}{_attr(letter)}</td>"
 
 
@@ -130,6 +138,7 @@ def board_data(view: dict, anchors: list[str], last: set[str], decision: dict) -
         "board": view["board"],
         "last": sorted(last, key=lambda sq: (sq[0], int(sq[1:]))),
         "toMove": colour,
+        "toMoveName": colour_name(colour),
         "anchors": anchors if not view["over"] else [],
         "marks": {sq: m for sq, m in decision.get("marks", {}).items() if m != "target"},
         "tray": tray,
@@ -169,4 +178,86 @@ def legal_data(decision: dict) -> dict | None:
         "source": decision.get("source"),
         "pieces": pieces,
         "shapes": {p["piece"]: SHAPES[p["piece"]] for p in pieces.values()},
+    }
+
+
+def script_text(step: str | None = None) -> dict:
+    """The words static/js/board.js writes (status lines, buttons, the clock), in the active
+    language; ``{name}`` marks what the script fills in. Plurals come as ``[one, other]``. The
+    words of Recycle's step come only with that step."""
+    text = _placing_text()
+    if step == "recycle":
+        text.update(_recycle_text())
+    return text
+
+
+def _recycle_text() -> dict:
+    return {
+        "recycleIt": _("Recycle it"),
+        "takingBack": _("Taking back {piece} from {squares}…"),
+        "recycleNone": _(
+            "{square}: none of your pieces that can go back is there (the marked ones can)."
+        ),
+        "recyclePicked": _("{colour} {piece} on {squares}:"),
+        "recycleMouse": _("Recycle it takes it back."),
+        "recycleTouch": _("tap it again or press Recycle it."),
+        "recycleAgain": _("Undo chooses another."),
+        "recycleChoose": _("Choose the piece to take back."),
+        "recycleStart": _("Click one of your marked pieces to take it back."),
+    }
+
+
+def _placing_text() -> dict:
+    return {
+        "anchorLegend": _("where {colour} may attach"),
+        "lastLegend": _("last move"),
+        "boardLabel": _(
+            "Board. Arrow keys move the piece, R rotates, F flips, N jumps to the next spot "
+            "where it fits, Enter places, Escape puts it back."
+        ),
+        "confirm": _("Confirm"),
+        "moveHere": _("Move here"),
+        "place": pgettext("button", "Place"),
+        "rotate": _("Rotate (R)"),
+        "flip": _("Flip (F)"),
+        "undo": _("Undo"),
+        "squareColour": _("{square} {colour}"),
+        "squareFree": _("{square} free"),
+        "fits": _("{piece} at {square}: fits."),
+        "fitsNot": _("{piece} at {square}: does not fit here."),
+        "nextClick": _("Enter or click places it."),
+        "nextConfirm": _("Confirm to place it, Undo to move it."),
+        "nextTap": _("Tap again or press Confirm to place it, Undo to move it."),
+        "nextPut": _("Click or Enter puts it here; then Confirm."),
+        "warpNone": _("{square}: no piece to move here."),
+        "warpPick": _("{square}: {colour} {piece}; Enter picks it."),
+        "noSpot": _("No spot for {piece} turned this way: R rotates, F flips."),
+        "notAt": _("{piece} does not fit at {square}."),
+        "armed": _(
+            "{piece} on {squares}: Enter again or Confirm places it, Escape or Undo takes it back."
+        ),
+        "undone": _("Undone: {piece} is in your hand again."),
+        "undoneAny": _("Undone: the piece is in your hand again."),
+        "placing": _("Placing {piece} on {squares}…"),
+        "moving": _("Moving {colour} {piece} from {squares}: choose its new spot."),
+        "putBack": _("Put back. Choose a piece."),
+        "warpNote": _("Click a marked piece on the board (or pick it in the list) to move it."),
+        "trayLabel": _("{colour}'s pieces"),
+        # [one, other]: written out, for makemessages to find them
+        "spots": [
+            ngettext("{piece}: {n} spot", "{piece}: {n} spots", 1),
+            ngettext("{piece}: {n} spot", "{piece}: {n} spots", 2),
+        ],
+        "spotsDots": [
+            ngettext("{piece}: {n} spot (the dots).", "{piece}: {n} spots (the dots).", 1),
+            ngettext("{piece}: {n} spot (the dots).", "{piece}: {n} spots (the dots).", 2),
+        ],
+        "fitsNowhere": _("{piece} fits nowhere now."),
+        "hintMouse": _("Move it over the board and click; a right click turns it."),
+        "hintTouch": _("Tap the board to put it there, then tap again to place it."),
+        "colours": {c: colour_name(c) for c in COLOURS},
+        "noTime": _("no time"),
+        "days": _("{d} d {h} h"),
+        "hours": _("{h} h {m} min"),
+        "minutes": _("{m} min {s} s"),
     }

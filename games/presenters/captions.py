@@ -1,28 +1,33 @@
 """Words shared by the game page and the replay: steps, cards, events, moves, outlooks, scores.
 
 One wording for both pages: events are told in the past tense ("Blue placed F on …"), the move
-list in the present ("places a1"), and scores carry one direction flag, ``lower_wins``.
+list in the present ("places a1"), and scores carry one direction flag, ``lower_wins``. Every
+sentence is a whole translatable message (games.translations names the cards and colours).
 """
 
 from __future__ import annotations
 
-from games.engine.cards import CARD_EFFECTS, CARD_NAMES
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from games.engine.state import COLOURS, LETTERS
+from games.translations import card_effect, card_name, colour_name
 
 STEP_TEXT = {
-    "setup": "place a setup piece on a free corner (R3.1)",
-    "card": "play a card (R5.1)",
-    "keep": "choose which Draw 2 card to play (R6.3)",
-    "declare": "declare a colour for Wild (R6.4)",
-    "recycle": "take one of their pieces back (R6.7)",
-    "warp": "move an opponent's piece (R6.8)",
-    "place": "place a piece (R5.3)",
-    "place_second": "place Double Play's second piece (R6.6)",
+    "setup": gettext_lazy("place a setup piece on a free corner (R3.1)"),
+    "card": gettext_lazy("play a card (R5.1)"),
+    "keep": gettext_lazy("choose which Draw 2 card to play (R6.3)"),
+    "declare": gettext_lazy("declare a colour for Wild (R6.4)"),
+    "recycle": gettext_lazy("take one of their pieces back (R6.7)"),
+    "warp": gettext_lazy("move an opponent's piece (R6.8)"),
+    "place": gettext_lazy("place a piece (R5.3)"),
+    "place_second": gettext_lazy("place Double Play's second piece (R6.6)"),
 }
 
 SCORING_RULE = {
-    True: "Basic scoring: the fewest squares left wins (R8.3).",
-    False: "Advanced scoring: the highest score wins (R8.4).",
+    True: gettext_lazy("Basic scoring: the fewest squares left wins (R8.3)."),
+    False: gettext_lazy("Advanced scoring: the highest score wins (R8.4)."),
 }
 
 
@@ -47,62 +52,68 @@ CARD_SYMBOLS = {
 def card(kind: str) -> dict:
     return {
         "kind": kind,
-        "name": CARD_NAMES[kind],
-        "effect": CARD_EFFECTS[kind],
+        "name": card_name(kind),
+        "effect": card_effect(kind),
         "symbol": CARD_SYMBOLS.get(kind, ""),
     }
 
 
-def card_name(kind: str) -> str:
-    return CARD_NAMES.get(kind, kind)
-
-
-def count(n: int, word: str = "placement") -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def placements(n: int) -> str:
+    return ngettext("%(n)s placement", "%(n)s placements", n) % {"n": n}
 
 
 def event_text(event: dict) -> str:
     """A caption for one public event of the last action (the engine's ``events``)."""
-    who = event.get("colour", "").capitalize()
     kind = event.get("event")
-    if kind == "place":
-        return f"{who} placed {event['piece']} on {event['squares']}"
-    if kind == "pass":
-        return f"{who} could not place a piece and passed"
-    if kind == "card":
-        return f"{who} played {card_name(event['card'])}"
-    if kind == "no_effect":
-        return f"{card_name(event['card'])} had no effect"
+    words = {
+        "colour": colour_name(event.get("colour", "")),
+        "piece": event.get("piece", ""),
+        "squares": event.get("squares", ""),
+        "to": event.get("to", ""),
+        "card": card_name(event.get("card", "")),
+        "declared": colour_name(event.get("declared", "")),
+        "owner": colour_name(event.get("owner", "")),
+    }
     if kind == "draw":
         n = event.get("count", 1)
-        return f"{who} drew {n} card{'s' if n != 1 else ''}"
-    if kind == "declare":
-        return f"{who} declared {event['declared']}"
-    if kind == "recycle":
-        return f"{who} took back {event['owner']}'s {event['piece']} from {event['squares']}"
-    if kind == "warp":
-        return f"{who} moved {event['owner']}'s piece from {event['squares']} to {event['to']}"
-    if kind == "skipped":
-        return f"{who} was skipped"
-    if kind == "over":
-        return "The game is over"
-    return f"{who}: {kind}"
+        text = ngettext("%(colour)s drew %(n)s card", "%(colour)s drew %(n)s cards", n)
+        return capfirst(text % {**words, "n": n})
+    template = EVENT_TEXT.get(kind)
+    if template is None:
+        return capfirst(_("%(colour)s: %(event)s") % {**words, "event": kind})
+    return capfirst(str(template) % words)
+
+
+EVENT_TEXT = {
+    "place": gettext_lazy("%(colour)s placed %(piece)s on %(squares)s"),
+    "pass": gettext_lazy("%(colour)s could not place a piece and passed"),
+    "card": gettext_lazy("%(colour)s played %(card)s"),
+    "no_effect": gettext_lazy("%(card)s had no effect"),
+    "declare": gettext_lazy("%(colour)s declared %(declared)s"),
+    "recycle": gettext_lazy("%(colour)s took back %(owner)s's %(piece)s from %(squares)s"),
+    "warp": gettext_lazy("%(colour)s moved %(owner)s's piece from %(squares)s to %(to)s"),
+    "skipped": gettext_lazy("%(colour)s was skipped"),
+    "over": gettext_lazy("The game is over"),
+}
 
 
 def action_text(action: dict) -> str:
     """One record action as the move list tells it."""
     if "warp" in action:
-        return f"warps {action['warp']} to {action.get('to', '?')}"
+        return _("warps %(squares)s to %(to)s") % {
+            "squares": action["warp"],
+            "to": action.get("to", "?"),
+        }
     if "place" in action:
-        return f"places {action['place']}"
+        return _("places %(squares)s") % {"squares": action["place"]}
     if "card" in action:
-        return f"plays {card_name(action['card'])}"
+        return _("plays %(card)s") % {"card": card_name(action["card"])}
     if "keep" in action:
-        return f"keeps {card_name(action['keep'])}"
+        return _("keeps %(card)s") % {"card": card_name(action["keep"])}
     if "declare" in action:
-        return f"declares {action['declare']}"
+        return _("declares %(colour)s") % {"colour": colour_name(action["declare"])}
     if "recycle" in action:
-        return f"recycles {action['recycle']}"
+        return _("recycles %(squares)s") % {"squares": action["recycle"]}
     return str(action)
 
 
@@ -112,30 +123,51 @@ def outlook_text(look: dict) -> dict:
     kind = look["kind"]
     if kind == "draw2":
         if not look["pile"]:
-            return {"text": "", "warn": "Your draw pile is empty: it would just be discarded."}
+            return {"text": "", "warn": _("Your draw pile is empty: it would just be discarded.")}
         if look["pile"] == 1:
-            return {"text": "You will see one card, played at once.", "warn": ""}
-        return {"text": "You will see two cards and keep one.", "warn": ""}
+            return {"text": _("You will see one card, played at once."), "warn": ""}
+        return {"text": _("You will see two cards and keep one."), "warn": ""}
     if kind == "illegal":
         return {"text": "", "warn": ""}
-    warn = "Can't be carried out now: it would just be discarded." if look["no_effect"] else ""
+    warn = _("Can't be carried out now: it would just be discarded.") if look["no_effect"] else ""
     if kind == "declare":
-        counts = look["by_colour"]
-        best = max(COLOURS, key=lambda c: counts[c])
-        detail = " · ".join(f"{c} {counts[c]}" for c in COLOURS)
-        text = f"Up to {count(counts[best])} (as {best}): {detail}"
+        text = _declare_text(look["by_colour"])
     elif kind == "recycle":
-        text = (
-            f"Take back one of {count(look['options'], 'piece')}, then up to {count(look['most'])}"
-        )
+        text = ngettext(
+            "Take back one of %(n)s piece, then up to %(placements)s",
+            "Take back one of %(n)s pieces, then up to %(placements)s",
+            look["options"],
+        ) % {"n": look["options"], "placements": placements(look["most"])}
     elif kind == "warp":
-        text = f"{count(look['moves'], 'move')} for {count(look['sources'], 'piece')}, then place"
+        moves = ngettext("%(n)s move", "%(n)s moves", look["moves"]) % {"n": look["moves"]}
+        text = ngettext(
+            "%(moves)s for %(n)s piece, then place",
+            "%(moves)s for %(n)s pieces, then place",
+            look["sources"],
+        ) % {"moves": moves, "n": look["sources"]}
     else:
         n = look["placements"]
-        text = count(n) + (", then a second piece" if look["double"] and n else "")
+        if look["double"] and n:
+            text = _("%(placements)s, then a second piece") % {"placements": placements(n)}
+        else:
+            text = placements(n)
         if not n:
-            warn = warn or "No placement then: you would pass (R5.3)."
+            warn = warn or _("No placement then: you would pass (R5.3).")
     return {"text": text, "warn": warn}
+
+
+def _declare_text(counts: dict) -> str:
+    best = max(COLOURS, key=lambda c: counts[c])
+    detail = " · ".join(f"{colour_name(c)} {counts[c]}" for c in COLOURS)
+    return _("Up to %(placements)s (as %(colour)s): %(detail)s") % {
+        "placements": placements(counts[best]),
+        "colour": colour_name(best),
+        "detail": detail,
+    }
+
+
+def player_label(seat: int) -> str:
+    return _("Player %(number)s") % {"number": seat + 1}
 
 
 def standings(score: dict, labels: dict[int, str], mine: int | None = None) -> dict:
@@ -147,13 +179,15 @@ def standings(score: dict, labels: dict[int, str], mine: int | None = None) -> d
         "over": score["over"],
         "scoring": score["scoring"],
         "lower_wins": lower_wins,
-        "rule": SCORING_RULE[lower_wins],
+        "rule": str(SCORING_RULE[lower_wins]),
         "players": [
             {
                 "place": p["place"],
                 "seat": p["seat"],
-                "player": labels.get(p["seat"], f"Player {p['seat'] + 1}"),
+                "player": labels[p["seat"]] if p["seat"] in labels else player_label(p["seat"]),
                 "colours": p["colours"],
+                "colour_names": [colour_name(c) for c in p["colours"]],
+                "colour_pairs": [(c, colour_name(c)) for c in p["colours"]],
                 "score": p["score"],
                 "mine": mine is not None and p["seat"] == mine,
             }

@@ -10,9 +10,11 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from games.engine.pieces import ORIENTATIONS, PIECES, normalize
 from games.engine.state import COLOURS, LETTERS
+from games.translations import colour_name
 
 from .board import cells_of, colour_at, piece_of
 from .captions import card, outlook_text
@@ -43,6 +45,7 @@ def decision(view: dict, legal: list[dict], outlooks: list[dict], params, link) 
         out["options"] = [
             {
                 "name": a["declare"],
+                "label": colour_name(a["declare"]),
                 "letter": LETTERS[COLOURS.index(a["declare"])],
                 "action": json.dumps(a),
                 "placements": look.get("placements", 0),
@@ -56,6 +59,7 @@ def decision(view: dict, legal: list[dict], outlooks: list[dict], params, link) 
                 {
                     "piece": piece_of(a["recycle"]),
                     "colour": colour_at(view, a["recycle"]),
+                    "colour_name": colour_name(colour_at(view, a["recycle"])),
                     "squares": a["recycle"],
                     "action": json.dumps(a),
                 }
@@ -124,8 +128,8 @@ def _orientation_step(piece: str, texts: list[str], base: dict, params, link, ou
         anchor = text.split(",")[0]
         out["targets"][anchor] = {
             "post": json.dumps(make_action(text)),
-            "label": out["target_label"].format(piece=piece, square=anchor),
-            "title": f"{piece} on {text}",
+            "label": out["target_label"] % {"piece": piece, "square": anchor},
+            "title": _("%(piece)s on %(squares)s") % {"piece": piece, "squares": text},
         }
         out["marks"].setdefault(anchor, "target")
 
@@ -148,13 +152,14 @@ def _place_panel(view, legal, params, link, out) -> None:
         if p in by_piece
     ]
     out["colour"] = view["to_move"]
+    out["colour_name"] = colour_name(view["to_move"])
     out["cancel"] = link({})
     first = view["effect"]["first"]
     if first:  # Double Play: show the first piece the second one must touch at a corner
         for square in first.split(","):
             out["marks"][square] = "first"
     if piece is not None:
-        out["target_label"] = "Place {piece} at {square}"
+        out["target_label"] = _("Place %(piece)s at %(square)s")
         _orientation_step(
             piece, by_piece[piece], {"piece": piece}, params, link, out, lambda t: {"place": t}
         )
@@ -176,23 +181,25 @@ def _warp_panel(view, legal, params, link, out) -> None:
             {
                 "piece": piece,
                 "colour": colour,
+                "colour_name": colour_name(colour),
                 "squares": old,
                 "link": pick,
                 "selected": old == source,
             }
         )
+        words = {"colour": colour_name(colour), "piece": piece, "squares": old}
         for square in old.split(","):
             out["marks"][square] = "lifted" if old == source else "pick"
             if source is None:
                 out["targets"][square] = {
                     "link": pick,
-                    "label": f"Warp {colour} {piece} from {old}",
-                    "title": f"{colour} {piece} on {old}",
+                    "label": _("Warp %(colour)s %(piece)s from %(squares)s") % words,
+                    "title": _("%(colour)s %(piece)s on %(squares)s") % words,
                 }
     if source is not None:
         piece = piece_of(source)
         out["piece"] = piece
-        out["target_label"] = "Warp {piece} to {square}"
+        out["target_label"] = _("Warp %(piece)s to %(square)s")
         _orientation_step(
             piece,
             moves[source],

@@ -7,10 +7,14 @@ legal actions and their outlooks. No function here is handed a State.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games import engine, seating
 from games.engine.pieces import PIECE_SIZE
 from games.engine.state import COLOURS, LETTERS
 from games.models import Game, Seat
+from games.translations import colour_name
 
 from . import board, log
 from .captions import STEP_TEXT, card, event_text, standings
@@ -28,7 +32,11 @@ def joining(game: Game, seats: dict[int, Seat], seat: Seat | None, user, token: 
         {
             "number": index + 1,
             "label": s.label,
-            "colours": [c for c, i in colour_seats.items() if i == index] if known else [],
+            "colours": [
+                {"key": c, "name": colour_name(c)} for c, i in colour_seats.items() if i == index
+            ]
+            if known
+            else [],
             "missing": s.kind not in (Seat.Kind.HUMAN, Seat.Kind.AI),
             "kind": s.get_kind_display(),
         }
@@ -83,7 +91,7 @@ def playing(
     colour_seats = table["colour_seats"]
     my_colours = {c for c, s in colour_seats.items() if mine is not None and s == mine}
     colour_labels = {
-        c: ("shared colour" if s is None else name(s)) for c, s in colour_seats.items()
+        c: (_("shared colour") if s is None else name(s)) for c, s in colour_seats.items()
     }
     colours = _colours(view, table, name)
     _add_decks_and_clock(colours, view, table, game, clock, my_colours)
@@ -102,6 +110,7 @@ def playing(
         "board_html": board.board_html(view, last, decision),
         "board_data": board.board_data(view, table["anchors"], last, decision),
         "legal": board.legal_data(decision) if deciding else None,
+        "board_text": board.script_text(decision.get("step")),
         "order": _order(table, name, mine),
         "standings": None if view["over"] else standings(table["score"], labels, mine),
         "board_form": any("post" in t for t in decision.get("targets", {}).values()),
@@ -124,9 +133,10 @@ def _order(table: dict, name, mine: int | None) -> list[dict]:
     return [
         {
             "colour": o["colour"],
+            "label": colour_name(o["colour"]),
             "letter": LETTERS[COLOURS.index(o["colour"])],
             "skipped": o["skipped"],
-            "player": "shared colour" if o["seat"] is None else name(o["seat"]),
+            "player": _("shared colour") if o["seat"] is None else name(o["seat"]),
             "mine": o["seat"] is not None and o["seat"] == mine,
         }
         for o in table["order"]
@@ -142,8 +152,9 @@ def _colours(view: dict, table: dict, name) -> list[dict]:
         out.append(
             {
                 "name": colour,
+                "label": colour_name(colour),
                 "letter": LETTERS[c],
-                "player": "shared colour" if shared else name(owner_seat),
+                "player": _("shared colour") if shared else name(owner_seat),
                 "supply": supply,
                 "remaining": sum(PIECE_SIZE[p] for p in supply),
                 "passed": colour in view["passed"],
@@ -179,17 +190,10 @@ def _result(score: dict, labels: dict, mine: int | None, colours: list[dict]) ->
     lines = []
     for c in colours:
         points = score["points"][c["name"]]
-        if advanced:
-            if score["remaining"][c["name"]] == 0:
-                why = "every piece placed: +15, and +5 for the 1 placed last (R8.4)"
-                why = why if points == 20 else "every piece placed: +15 (R8.4)"
-            else:
-                why = f"−1 for each of {score['remaining'][c['name']]} squares left (R8.4)"
-        else:
-            why = "squares left in its supply (R8.3)"
-        lines.append({**c, "final": points, "why": why})
+        lines.append({**c, "final": points, "why": _why(score, c["name"], points, advanced)})
     return {
         "winners": winners,
+        "winners_text": _names(winners),
         "tie": len(winners) > 1,
         "place": me["place"] if me else None,
         "of": len(players),
@@ -198,6 +202,29 @@ def _result(score: dict, labels: dict, mine: int | None, colours: list[dict]) ->
         "colours": lines,
         "advanced": advanced,
     }
+
+
+def _names(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def _why(score: dict, colour: str, points: int, advanced: bool) -> str:
+    """How a colour's final points came about (R8.3, R8.4)."""
+    if not advanced:
+        return _("squares left in its supply (R8.3)")
+    left = score["remaining"][colour]
+    if left:
+        return ngettext(
+            "−1 for each of %(n)s square left (R8.4)",
+            "−1 for each of %(n)s squares left (R8.4)",
+            left,
+        ) % {"n": left}
+    if points == 20:
+        return _("every piece placed: +15, and +5 for the 1 placed last (R8.4)")
+    return _("every piece placed: +15 (R8.4)")
 
 
 def _decks(view: dict, table: dict, name) -> list[dict]:
@@ -213,6 +240,7 @@ def _decks(view: dict, table: dict, name) -> list[dict]:
         out.append(
             {
                 "owner": owner,
+                "owner_name": colour_name(owner),
                 "player": name(table["colour_seats"][owner]),
                 "top": top["name"] if top else "",
                 "top_effect": top["effect"] if top else "",
@@ -228,30 +256,37 @@ def _turn(game: Game, view: dict, table: dict, name, mine: int | None) -> dict:
     effect = view["effect"]
     effects = []
     if effect["wild"]:
-        effects.append(f"Wild: placing as if {effect['wild']}")
+        effects.append(
+            _("Wild: placing as if %(colour)s") % {"colour": colour_name(effect["wild"])}
+        )
     if effect["edge"]:
-        effects.append("Edge to Edge: the piece must share a side with your colours")
+        effects.append(_("Edge to Edge: the piece must share a side with your colours"))
     if effect["double"]:
-        effects.append("Double Play: a second piece follows")
+        effects.append(_("Double Play: a second piece follows"))
     if view["skip_pending"]:
-        effects.append("Skip: the next colour loses its turn")
+        effects.append(_("Skip: the next colour loses its turn"))
     controller = view["controller"]
     colour = view["to_move"]
     return {
         "colour": colour,
+        "label": colour_name(colour),
         "letter": LETTERS[COLOURS.index(colour)] if colour else "",
         "player": name(controller) if controller is not None else "",
         "shared": colour is not None and table["colour_seats"][colour] is None,
         "mine": controller is not None and controller == mine,
         "step": view["step"],
-        "step_text": STEP_TEXT.get(view["step"], ""),
-        "direction": "blue → yellow → red → green"
-        if view["direction"] == 1
-        else "blue → green → red → yellow",
+        "step_text": str(STEP_TEXT.get(view["step"], "")),
+        "direction": _direction(view["direction"]),
         "effects": effects,
         "drawn_count": view.get("drawn_count", 0),
         "aborted": game.status == Game.Status.ABORTED,
     }
+
+
+def _direction(direction: int) -> str:
+    """The turn order in the current direction (R7.1), in colour names."""
+    order = COLOURS if direction == 1 else (COLOURS[0], *reversed(COLOURS[1:]))
+    return " → ".join(colour_name(c) for c in order)
 
 
 def _hand(view: dict, mine: int | None) -> dict | None:

@@ -10,6 +10,7 @@ own last turn are marked ``new``: what happened while they were away.
 from __future__ import annotations
 
 from games.engine.state import COLOURS, LETTERS
+from games.translations import colour_name
 
 from .captions import event_text
 
@@ -52,6 +53,7 @@ def turns(
             out.append(
                 {
                     "colour": colour,
+                    "label": colour_name(colour),
                     "letter": LETTERS[COLOURS.index(colour)] if colour in COLOURS else "?",
                     "player": colour_labels.get(colour, ""),
                     "lines": [],

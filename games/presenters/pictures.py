@@ -2,7 +2,8 @@
 (``engine.pieces.SHAPES``), the cards (``engine.cards``) and one worked example turn played by the
 engine itself, so that no picture can disagree with the rules the site enforces.
 
-Every function is pure and returns markup (cached: the tables never change while the site runs).
+Every function is pure and returns markup (cached per language: the tables never change while
+the site runs, and the words are in the active language, games.translations).
 The colours are the Okabe-Ito tones of ``site.css`` (``--blue`` …): each shape carries its hex
 fill, so the SVG stands alone, and a ``c-<colour>`` class, so the page's palette wins.
 """
@@ -13,9 +14,15 @@ import functools
 import html
 import textwrap
 
+from django.utils import translation
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 from games import engine
-from games.engine.cards import CARD_EFFECTS, CARD_KINDS, CARD_NAMES, DEFAULT_RECIPE
+from games.engine.cards import CARD_KINDS, DEFAULT_RECIPE
 from games.engine.pieces import COLUMNS, PIECES, SHAPES, parse_squares, shape_of_mask
+from games.translations import card_effect, card_name, colour_name
 
 from .captions import CARD_SYMBOLS, event_text
 
@@ -43,13 +50,23 @@ def _esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+def _language() -> str:
+    """The active language: part of every cache key below (the pictures hold words)."""
+    return translation.get_language() or ""
+
+
 # -- pieces ---------------------------------------------------------------------------------
 
 
-@functools.cache
 def piece_svg(name: str, colour: str = "blue") -> str:
     """One piece as the engine's table draws it (cells (x, y), y upwards): one square each."""
+    return _piece_svg(name, colour, _language())
+
+
+@functools.cache
+def _piece_svg(name: str, colour: str, language: str) -> str:
     cells = SHAPES[name]
+    label = ngettext("Piece %(name)s, %(n)s square", "Piece %(name)s, %(n)s squares", len(cells))
     width = max(x for x, _ in cells) + 1
     height = max(y for _, y in cells) + 1
     rects = "".join(
@@ -59,7 +76,7 @@ def piece_svg(name: str, colour: str = "blue") -> str:
     return (
         f'<svg class="piece-pic" viewBox="-1 -1 {width * CELL + 2} {height * CELL + 2}" '
         f'width="{width * CELL + 2}" height="{height * CELL + 2}" role="img" '
-        f'aria-label="Piece {name}, {len(cells)} squares">'
+        f'aria-label="{_esc(label % {"name": name, "n": len(cells)})}">'
         f'<g class="c-{colour}" fill="{FILL[colour]}" stroke="#fff" stroke-width="1">{rects}</g>'
         "</svg>"
     )
@@ -76,22 +93,36 @@ CARD_WRAP = 20  # characters per line of the effect text at 10 px (room for wide
 CARD_LINE = 12.5
 
 
+def _wrap(text: str) -> list[str]:
+    """The effect's lines on a card. Japanese has no spaces and its characters are twice as wide:
+    half as many to a line, broken anywhere."""
+    if " " not in text.strip():
+        width = CARD_WRAP // 2
+        return [text[i : i + width] for i in range(0, len(text), width)]
+    return textwrap.wrap(text, CARD_WRAP)
+
+
 @functools.cache
-def _card_height() -> int:
+def _card_height(language: str) -> int:
     """One height for every card (the longest effect decides), so that a row of cards lines up."""
-    lines = max(len(textwrap.wrap(CARD_EFFECTS[kind], CARD_WRAP)) for kind in CARD_KINDS)
+    lines = max(len(_wrap(card_effect(kind))) for kind in CARD_KINDS)
     return round(96 + lines * CARD_LINE)
 
 
-@functools.cache
 def card_svg(kind: str, colour: str = "blue", width: int = CARD_W, compact: bool = False) -> str:
     """A card as the game page shows it: a rounded card with its deck's colour band (the symbol
     and the rule's number on it), the symbol large, the name and the effect (which a ``compact``
     card, drawn small in a hand, leaves to its label)."""
-    name, effect, symbol = CARD_NAMES[kind], CARD_EFFECTS[kind], CARD_SYMBOLS.get(kind, "")
-    w, h = CARD_W, 90 if compact else _card_height()
+    return _card_svg(kind, colour, width, compact, _language())
+
+
+@functools.cache
+def _card_svg(kind: str, colour: str, width: int, compact: bool, language: str) -> str:
+    name, effect, symbol = card_name(kind), card_effect(kind), CARD_SYMBOLS.get(kind, "")
+    w, h = CARD_W, 90 if compact else _card_height(language)
     fill, on = FILL[colour], ON_FILL[colour]
-    lines = [] if compact else textwrap.wrap(effect, CARD_WRAP)
+    lines = [] if compact else _wrap(effect)
+    label = _("Card %(name)s: %(effect)s") % {"name": name, "effect": effect}
     text = "".join(
         f'<tspan x="9" dy="{0 if i == 0 else CARD_LINE}">{_esc(line)}</tspan>'
         for i, line in enumerate(lines)
@@ -100,7 +131,7 @@ def card_svg(kind: str, colour: str = "blue", width: int = CARD_W, compact: bool
     return (
         f'<svg class="card-pic" viewBox="0 0 {w} {h}" width="{width}" '
         f'height="{round(h * width / w)}" role="img" '
-        f'aria-label="Card {_esc(name)}: {_esc(effect)}">'
+        f'aria-label="{_esc(label)}">'
         f'<rect x="1.5" y="1.5" width="{w - 3}" height="{h - 3}" rx="10" fill="#fff" '
         f'stroke="{edge}" stroke-width="3"/>'
         f'<path class="c-{colour}" d="M1.5 11.5a10 10 0 0 1 10-10h{w - 23}a10 10 0 0 1 10 10V24'
@@ -122,9 +153,9 @@ def cards() -> list[dict]:
     return [
         {
             "kind": kind,
-            "name": CARD_NAMES[kind],
+            "name": card_name(kind),
             "count": DEFAULT_RECIPE.get(kind, 0),
-            "effect": CARD_EFFECTS[kind],
+            "effect": card_effect(kind),
             "rule": CARD_RULES.get(kind, ""),
             "svg": card_svg(kind),
         }
@@ -157,12 +188,13 @@ def board_svg(
     anchors: tuple[str, ...] = (),
     contacts: tuple[tuple[int, int], ...] = (),
     size: int = 18,
-    label: str = "Board",
+    label: str = "",
 ) -> str:
     """Part of the board (``corner`` = first column, first row, columns, rows; zero-based) with
     its coordinates: the squares of ``last`` outlined, ``anchors`` as diamonds and ``contacts``
     (grid points) ringed."""
     x0, y0, cols, rows = corner
+    label = label or _("Board")
     pad = 14  # room for the row numbers on the left and the column letters below
 
     def px(x: int) -> float:
@@ -239,14 +271,18 @@ def order_svg(before: list[dict], after: list[dict]) -> str:
                 f'<text x="{cx}" y="{y + 4.5}" text-anchor="middle" font-weight="700" '
                 f'fill="{ON_FILL[colour]}">{colour[0].upper()}</text>{strike}'
             )
-        return f'<text x="0" y="{y + 4.5}" fill="{MUTED}">{title}</text>{"".join(discs)}'
+        return f'<text x="0" y="{y + 4.5}" fill="{MUTED}">{_esc(title)}</text>{"".join(discs)}'
 
-    names = lambda order: ", ".join(e["colour"] for e in order)  # noqa: E731
+    before_word, after_word = _("Before"), _("After")
+    names = lambda order: ", ".join(colour_name(e["colour"]) for e in order)  # noqa: E731
+    label = _("Next to move before: %(before)s; after: %(after)s") % {
+        "before": names(before),
+        "after": names(after),
+    }
     return (
         '<svg class="order-pic" viewBox="0 0 200 78" width="200" height="78" role="img" '
-        f'aria-label="Next to move before: {names(before)}; after: {names(after)}" '
-        'font-size="12">'
-        f"{row(before, 18, 'Before')}{row(after, 58, 'After')}</svg>"
+        f'aria-label="{_esc(label)}" font-size="12">'
+        f"{row(before, 18, before_word)}{row(after, 58, after_word)}</svg>"
     )
 
 
@@ -283,8 +319,13 @@ def _corner_contacts(new: list[str], cells: dict[tuple[int, int], str], colour: 
     return tuple(sorted(points))
 
 
-@functools.cache
 def example_turn() -> list[dict]:
+    """The worked example (``_example_turn``) in the active language."""
+    return _example_turn(_language())
+
+
+@functools.cache
+def _example_turn(language: str) -> list[dict]:
     """One Shuffle turn of blue, played by the engine from a fresh deal: each colour opens with
     the staircase (its first legal setup placement of that piece), then blue plays a card (a
     Reverse or Skip when it holds one, as their effect shows in the turn order), places a large
@@ -335,56 +376,95 @@ def example_turn() -> list[dict]:
     kept.remove(kind)
     new_hand = list(after["hand"])
     new_at = range(len(kept), len(new_hand)) if new_hand[: len(kept)] == kept else ()
-    name = CARD_NAMES[kind]
-    who = colour.capitalize()
-    effect = {
-        "reverse": (
-            "The direction of play flips (R6.2): after blue comes "
-            f"{order_after[0]['colour']} now, not {order_before[0]['colour']}."
-        ),
-        "skip": (
-            f"{order_after[0]['colour'].capitalize()} will lose its whole next turn (R6.1): "
-            "no card, no piece, no draw."
-        ),
-    }.get(kind, CARD_EFFECTS[kind])
+    facts = {
+        "colour": colour,
+        "kind": kind,
+        "hand": hand,
+        "new_hand": new_hand,
+        "new_at": new_at,
+        "next": order_after[0]["colour"],
+        "was_next": order_before[0]["colour"],
+        "placed": placed,
+        "drew": drew,
+    }
+    place_picture = board_svg(
+        after,
+        corner=EXAMPLE_CORNER,
+        last=frozenset(squares),
+        anchors=anchors,
+        contacts=_corner_contacts(squares, _cells(before), colour),
+        label=_("The board's corner a1 to h8 after %(event)s")
+        % {"event": event_text(placed).lower()},
+    )
+    return _example_steps(facts, order_svg(order_before, order_after), place_picture)
+
+
+def _example_effect(kind: str, next_colour: str, was_next: str) -> str:
+    if kind == "reverse":
+        return _(
+            "The direction of play flips (R6.2): after blue comes %(next)s now, not %(was_next)s."
+        ) % {"next": colour_name(next_colour), "was_next": colour_name(was_next)}
+    if kind == "skip":
+        return capfirst(
+            _("%(next)s will lose its whole next turn (R6.1): no card, no piece, no draw.")
+            % {"next": colour_name(next_colour)}
+        )
+    return card_effect(kind)
+
+
+def _example_steps(facts: dict, order_picture: str, place_picture: str) -> list[dict]:
+    """The four steps of the example turn in words (``_example_turn`` played them)."""
+    colour, kind, hand = facts["colour"], facts["kind"], facts["hand"]
+    who = colour_name(colour)
+    names = [card_name(k) for k in hand]
+    drew = facts["drew"]
+    drawn = event_text(drew) if drew else capfirst(_("%(colour)s drew no card") % {"colour": who})
+    effect = _example_effect(kind, facts["next"], facts["was_next"])
     return [
         {
-            "title": "Play a card",
-            "picture": hand_html(hand, {hand.index(kind): "played"}, colour),
-            "caption": (
-                f"{who} starts its turn with two cards, {' and '.join(CARD_NAMES[k] for k in hand)}"
-                f" (R5.5), and must play one (R5.1). It plays {name}, which goes to its "
-                "discard pile."
+            "title": _("Play a card"),
+            "picture": hand_html(hand, {hand.index(kind): pgettext("card", "played")}, colour),
+            "caption": capfirst(
+                _(
+                    "%(colour)s starts its turn with two cards, %(first)s and %(second)s (R5.5), "
+                    "and must play one (R5.1). It plays %(card)s, which goes to its discard pile."
+                )
+                % {
+                    "colour": who,
+                    "first": names[0],
+                    "second": ", ".join(names[1:]),
+                    "card": card_name(kind),
+                }
             ),
         },
         {
-            "title": "Its effect",
-            "picture": order_svg(order_before, order_after),
-            "caption": f"{effect} A card's effect happens at once, before the piece (R5.1).",
+            "title": _("Its effect"),
+            "picture": order_picture,
+            "caption": _("%(effect)s A card's effect happens at once, before the piece (R5.1).")
+            % {"effect": effect},
         },
         {
-            "title": "Place a piece",
-            "picture": board_svg(
-                after,
-                corner=EXAMPLE_CORNER,
-                last=frozenset(squares),
-                anchors=anchors,
-                contacts=_corner_contacts(squares, _cells(before), colour),
-                label=f"The board's corner a1 to h8 after {event_text(placed).lower()}",
-            ),
-            "caption": (
-                f"{event_text(placed)} (R5.3, outlined). It touches blue only corner to corner "
-                "(ringed, R4.2) and shares no side with a blue piece (R4.3); pieces of other "
-                "colours may be touched any way (R4.4). The diamonds were blue's other corners."
-            ),
+            "title": _("Place a piece"),
+            "picture": place_picture,
+            "caption": _(
+                "%(event)s (R5.3, outlined). It touches blue only corner to corner (ringed, "
+                "R4.2) and shares no side with a blue piece (R4.3); pieces of other colours may "
+                "be touched any way (R4.4). The diamonds were blue's other corners."
+            )
+            % {"event": event_text(facts["placed"])},
         },
         {
-            "title": "Draw",
-            "picture": hand_html(new_hand, {i: "new" for i in new_at}, colour),
-            "caption": (
-                f"{event_text(drew) if drew else who + ' drew no card'} from the top of its own "
-                f"pile (R5.4), so it holds {len(new_hand)} cards again. Then it is "
-                f"{order_after[0]['colour']}'s turn."
+            "title": _("Draw"),
+            "picture": hand_html(
+                facts["new_hand"], {i: pgettext("card", "new") for i in facts["new_at"]}, colour
             ),
+            "caption": ngettext(
+                "%(drawn)s from the top of its own pile (R5.4), so it holds %(n)s card again. "
+                "Then it is %(next)s's turn.",
+                "%(drawn)s from the top of its own pile (R5.4), so it holds %(n)s cards again. "
+                "Then it is %(next)s's turn.",
+                len(facts["new_hand"]),
+            )
+            % {"drawn": drawn, "n": len(facts["new_hand"]), "next": colour_name(facts["next"])},
         },
     ]

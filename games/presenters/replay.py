@@ -4,16 +4,31 @@ the score direction are the game page's (``captions``)."""
 
 from __future__ import annotations
 
-from games.engine.cards import CARD_NAMES
-from games.engine.pieces import PIECE_SIZE
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
-from .captions import event_text, standings
+from games.engine.pieces import PIECE_SIZE
+from games.translations import card_name, colour_name
+
+from .captions import event_text, player_label, standings
 
 LETTER_COLOUR = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
 
+# The step of the colour to move, as the replay's status line names it.
+STEP_NAMES = {
+    "setup": pgettext_lazy("step", "setup"),
+    "card": pgettext_lazy("step", "card"),
+    "keep": pgettext_lazy("step", "keep"),
+    "declare": pgettext_lazy("step", "declare"),
+    "recycle": pgettext_lazy("step", "recycle"),
+    "warp": pgettext_lazy("step", "warp"),
+    "place": pgettext_lazy("step", "place"),
+    "place_second": pgettext_lazy("step", "second piece"),
+}
+
 
 def _card_names(cards: list[str]) -> list[str]:
-    return [CARD_NAMES.get(card, card) for card in cards]
+    return [card_name(card) for card in cards]
 
 
 def position(
@@ -49,7 +64,7 @@ def position(
         rows.append({"number": number, "cells": cells, "squares": squares})
     decks = []
     for owner, discards in data["discards"].items():
-        deck = {"owner": owner, "discards": _card_names(discards)}
+        deck = {"owner": owner, "owner_name": colour_name(owner), "discards": _card_names(discards)}
         if revealed:
             deck["hand"] = _card_names(data["hands"][owner])
             deck["pile"] = _card_names(data["draw_piles"][owner])
@@ -61,13 +76,20 @@ def position(
         decks.append(deck)
     players = [
         {
-            "label": labels.get(seat, f"Player {seat + 1}"),
-            "colours": [c for c, s in colour_seats.items() if s == seat],
+            "label": labels[seat] if seat in labels else player_label(seat),
+            "colours": [
+                {"key": c, "name": colour_name(c)} for c, s in colour_seats.items() if s == seat
+            ],
         }
         for seat in range(data["players"])
     ]
     supply = [
-        {"colour": colour, "pieces": names, "squares": sum(PIECE_SIZE[p] for p in names)}
+        {
+            "colour": colour,
+            "label": colour_name(colour),
+            "pieces": names,
+            "squares": sum(PIECE_SIZE[p] for p in names),
+        }
         for colour, names in data["supply"].items()
     ]
     return {
@@ -80,10 +102,13 @@ def position(
         "rows": rows,
         "columns": "abcdefghijklmnopqrst",
         "to_move": data["to_move"],
+        "to_move_name": colour_name(data["to_move"]),
         "step": data["step"],
-        "direction": "clockwise" if data["direction"] == 1 else "counter-clockwise",
+        "step_name": str(STEP_NAMES.get(data["step"], data["step"])),
+        "direction": _("clockwise") if data["direction"] == 1 else _("counter-clockwise"),
         "over": data["over"],
         "shared_color": data.get("shared_color"),
+        "shared_color_name": colour_name(data.get("shared_color")),
         "events": [event_text(e) for e in data["events"]] if ply else [],
         "supply": supply,
         "decks": decks,
@@ -178,6 +203,7 @@ def turn_steps(turns: list[dict], ply: int, total: int) -> dict:
         "next_turn": after[0] if after else total,
         "index": index,
         "colour": current["colour"] if current else "",
+        "label": current["label"] if current else "",
         "letter": current["letter"] if current else "",
         "player": current["player"] if current else "",
         "in_turn": ply - current["first_ply"] + 1 if current else 0,

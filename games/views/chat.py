@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import blocked_ids
@@ -115,11 +116,11 @@ def report(request):
     }
     if not target:
         context.update(
-            error="say what you are reporting: a chat message or a player", can_report=False
+            error=_("say what you are reporting: a chat message or a player"), can_report=False
         )
         return render(request, template, context, status=400)
     if target["reported_user"].pk == request.user.pk:
-        context.update(error="you can't report yourself", can_report=False)
+        context.update(error=_("you can't report yourself"), can_report=False)
         return render(request, template, context, status=400)
     if request.method == "GET":
         return render(request, template, context)

@@ -29,11 +29,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince, timeuntil
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors, services
 from games.models import Game, Seat
 from games.presenters import game as presenter
+from games.translations import rule_message
 
 from .links import Links
 
@@ -72,7 +74,7 @@ def act(request, public_id):
         if not request.htmx:
             return redirect_to_login(reverse("game", args=[public_id]))
         game, seat = selectors.game_for_viewer(public_id, None)
-        return _respond(request, game, seat, {}, message="Log in to play.", status=403)
+        return _respond(request, game, seat, {}, message=_("Log in to play."), status=403)
     game, seat = selectors.game_for_viewer(public_id, request.user)
     try:
         action, ply = parse_action(request.POST)
@@ -85,10 +87,8 @@ def act(request, public_id):
         )
     except services.GameError as exc:
         game.refresh_from_db()
-        stale = isinstance(exc, services.StalePly)
-        text = f"{exc} — here is the game as it stands now." if stale else f"Not played: {exc}"
         return _respond(
-            request, game, seat, {}, page=not request.htmx, message=text, status=exc.status
+            request, game, seat, {}, page=not request.htmx, message=refusal(exc), status=exc.status
         )
     if not request.htmx:
         return redirect("game", public_id=game.public_id)
@@ -97,24 +97,33 @@ def act(request, public_id):
     return _respond(request, game, seat, {})
 
 
+def refusal(exc: services.GameError) -> str:
+    """What the player reads when a move is not played: the rule's own words for the engine's
+    refusals (games.translations.rule_message), else the service's reason."""
+    if isinstance(exc, services.StalePly):
+        return _("%(reason)s — here is the game as it stands now.") % {"reason": exc}
+    reason = rule_message(str(exc)) if isinstance(exc, services.Refused) else str(exc)
+    return _("Not played: %(reason)s") % {"reason": reason}
+
+
 def parse_action(post) -> tuple[dict, int]:
     raw = post.get("action", "")
     if not raw:
-        raise BadInput('the move is missing: send "action" as JSON such as {"card": "wild"}')
+        raise BadInput(_('the move is missing: send "action" as JSON such as {"card": "wild"}'))
     if len(raw) > MAX_ACTION_LENGTH:
-        raise BadInput("the move is too long to be a record action")
+        raise BadInput(_("the move is too long to be a record action"))
     try:
         action = json.loads(raw)
     except ValueError:
         raise BadInput(
-            'the move could not be read: "action" must be JSON such as {"card": "wild"}'
+            _('the move could not be read: "action" must be JSON such as {"card": "wild"}')
         ) from None
     if not isinstance(action, dict):
-        raise BadInput('the move must be a JSON object such as {"place": "a1"}')
+        raise BadInput(_('the move must be a JSON object such as {"place": "a1"}'))
     try:
         ply = int(post.get("ply", ""))
     except ValueError:
-        raise BadInput('"ply" (the move number you saw) must be a whole number') from None
+        raise BadInput(_('"ply" (the move number you saw) must be a whole number')) from None
     return action, ply
 
 
@@ -183,7 +192,7 @@ def time_left(clock: dict | None) -> str:
     if not due:
         return ""
     now = timezone.now()
-    return "no time: the computer plays it now" if due <= now else timeuntil(due, now)
+    return _("no time: the computer plays it now") if due <= now else timeuntil(due, now)
 
 
 def _cache_key(game: Game, seat: Seat | None, params, links, labels) -> str:

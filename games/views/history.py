@@ -12,6 +12,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import engine, selectors, services
@@ -20,6 +21,8 @@ from games.forms import RecordUploadForm
 from games.models import Game
 from games.presenters import log as move_log
 from games.presenters import replay as presenter
+from games.presenters.captions import player_label
+from games.translations import rule_message
 
 UPLOAD_SESSION_KEY = "uploaded_record"
 
@@ -28,7 +31,7 @@ UPLOAD_SESSION_KEY = "uploaded_record"
 def replay(request, public_id):
     game, seat = selectors.game_for_viewer(public_id, request.user)
     if game.state is None:
-        raise Http404("the game has not started: there is nothing to replay yet")
+        raise Http404(_("the game has not started: there is nothing to replay yet"))
     actions = list(game.actions.order_by("ply"))
     ply = _ply(request, len(actions))
     state = services.initial_state(game)
@@ -64,12 +67,12 @@ def replay(request, public_id):
 def record(request, public_id):
     game, seat = selectors.game_for_viewer(public_id, request.user)
     if game.state is None:
-        raise Http404("the game has not started: there is no record yet")
+        raise Http404(_("the game has not started: there is no record yet"))
     payloads = [a.payload for a in game.actions.order_by("ply")]
     if game.status == Game.Status.FINISHED:  # R9.4: the full record, decks included
         document = engine.make_record(services.initial_state(game), payloads, reveal=True)
     elif seat is None:
-        raise PermissionDenied("only the players may export a game in play, each their own view")
+        raise PermissionDenied(_("only the players may export a game in play, each their own view"))
     else:  # R9: the player's own view and the public actions; never the decks or the seed
         document = {
             "format": "blokus-view/1",
@@ -116,8 +119,8 @@ def _uploaded_context(request, data: dict) -> dict:
                 state = step
         final = step
     except ValueError as exc:  # validated on upload; a stale session copy is refused, not a 500
-        return {"upload_error": str(exc)}
-    labels = {seat: f"Player {seat + 1}" for seat in range(state.players)}
+        return {"upload_error": rule_message(str(exc))}
+    labels = {seat: player_label(seat) for seat in range(state.players)}
     colour_seats = engine.table(state, None)["colour_seats"]
     base_url = reverse("replay_upload")
     turns = _turns(rows, state, colour_seats, labels, base_url)
@@ -137,7 +140,8 @@ def _uploaded_context(request, data: dict) -> dict:
 def _turns(rows, state, colour_seats: dict, labels: dict, base_url: str) -> list[dict]:
     """The game's turns, oldest first, as the game page's move log groups them."""
     colour_labels = {
-        c: ("shared colour" if s is None else labels.get(s, "?")) for c, s in colour_seats.items()
+        c: (_("shared colour") if s is None else labels.get(s, "?"))
+        for c, s in colour_seats.items()
     }
     log = move_log.turns(
         rows,

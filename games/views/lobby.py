@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -53,9 +54,9 @@ def game_new(request):
     like = request.GET.get("like", "")
     if like and request.method != "POST":  # "New game with these settings" (a game they may see)
         try:
-            game, _ = selectors.game_for_viewer(like, request.user)
+            game, _seat = selectors.game_for_viewer(like, request.user)
         except Http404:
-            messages.error(request, "There is no such game to copy the settings of.")
+            messages.error(request, _("There is no such game to copy the settings of."))
         else:
             initial = GameForm.initial_like(game, services.rematch_seats(game, request.user))
     form = GameForm(request.POST or None, initial=initial)
@@ -65,7 +66,7 @@ def game_new(request):
         except services.GameError as exc:  # the engine's or the service's reason, inline
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Your game is ready.")
+            messages.success(request, _("Your game is ready."))
             return redirect("game", public_id=game.public_id)
     status = 400 if request.method == "POST" else 200
     return render(request, "games/new.html", {"form": form}, status=status)
@@ -76,10 +77,10 @@ def game_new(request):
 def my_games(request):
     groups = selectors.my_games(request.user)
     sections = [
-        ("your_turn", "Your turn"),
-        ("waiting", "Waiting for others"),
-        ("open", "Not started yet"),
-        ("finished", "Finished"),
+        ("your_turn", _("Your turn")),
+        ("waiting", _("Waiting for others")),
+        ("open", _("Not started yet")),
+        ("finished", _("Finished")),
     ]
     context = {
         "sections": [{"key": key, "title": title, "games": groups[key]} for key, title in sections],
@@ -92,22 +93,25 @@ def my_games(request):
 @require_POST
 def game_join(request, public_id):
     token = request.POST.get("token", "")
-    game, _ = selectors.game_for_viewer(public_id, request.user, token=token)
+    game, _seat = selectors.game_for_viewer(public_id, request.user, token=token)
     try:
         seat = services.game_join(game=game, user=request.user, token=token)
     except services.GameError as exc:
         back = reverse("game_invite", args=[public_id, token]) if token else _game_url(game)
         return _refused(request, exc, back)
     game.refresh_from_db(fields=["status"])
-    started = " The game has started." if game.status == Game.Status.ACTIVE else ""
-    messages.success(request, f"You took seat {seat.index + 1}.{started}")
+    if game.status == Game.Status.ACTIVE:
+        text = _("You took seat %(number)s. The game has started.")
+    else:
+        text = _("You took seat %(number)s.")
+    messages.success(request, text % {"number": seat.index + 1})
     return _go(request, _game_url(game))
 
 
 @login_required
 @require_POST
 def game_leave(request, public_id):
-    game, _ = selectors.game_for_viewer(public_id, request.user)
+    game, _seat = selectors.game_for_viewer(public_id, request.user)
     was_invited = game.seats.filter(user=request.user, kind=Seat.Kind.INVITED).exists()
     try:
         services.game_leave(game=game, user=request.user)
@@ -115,11 +119,11 @@ def game_leave(request, public_id):
         return _refused(request, exc, _game_url(game))
     game.refresh_from_db(fields=["status"])
     if game.status == Game.Status.ABORTED:
-        messages.success(request, "You cancelled the game.")
+        messages.success(request, _("You cancelled the game."))
     elif was_invited:
-        messages.success(request, f"You declined {game.created_by}'s invitation.")
+        messages.success(request, declined(game))
     else:
-        messages.success(request, "You left the game.")
+        messages.success(request, _("You left the game."))
     if request.POST.get("back") == "lobby":
         return _go(request, reverse("home"))
     # A private game is no longer visible to a player who left it: back to their list then.
@@ -141,13 +145,16 @@ def invitation_accept(request, public_id):
     game = selectors.game_by_public_id(public_id)
     try:
         if game is None:
-            raise services.NotAllowed("you have no invitation to this game (any more)")
+            raise services.NotAllowed(_("you have no invitation to this game (any more)"))
         seat = services.invitation_accept(game=game, user=request.user)
     except services.GameError as exc:
         return _refused(request, exc, _invitation_back(request, game))
     game.refresh_from_db(fields=["status"])
-    started = " The game has started." if game.status == Game.Status.ACTIVE else ""
-    messages.success(request, f"You accepted and took seat {seat.index + 1}.{started}")
+    if game.status == Game.Status.ACTIVE:
+        text = _("You accepted and took seat %(number)s. The game has started.")
+    else:
+        text = _("You accepted and took seat %(number)s.")
+    messages.success(request, text % {"number": seat.index + 1})
     return _go(request, _game_url(game))
 
 
@@ -158,13 +165,17 @@ def invitation_decline(request, public_id):
     game = selectors.game_by_public_id(public_id)
     try:
         if game is None:
-            raise services.NotAllowed("you have no invitation to this game (any more)")
+            raise services.NotAllowed(_("you have no invitation to this game (any more)"))
         services.invitation_decline(game=game, user=request.user)
     except services.GameError as exc:
         return _refused(request, exc, _invitation_back(request, game))
-    messages.success(request, f"You declined {game.created_by}'s invitation.")
+    messages.success(request, declined(game))
     # Nothing left to do on the game's page: back to the list the player answered from.
     return _go(request, reverse("my_games" if request.POST.get("back") == "mine" else "home"))
+
+
+def declined(game: Game) -> str:
+    return _("You declined %(creator)s's invitation.") % {"creator": game.created_by}
 
 
 def _invitation_back(request, game: Game | None) -> str:
@@ -189,7 +200,7 @@ def invite(request, public_id, token):
     game, seat = selectors.game_for_viewer(public_id, request.user, token=token)
     # A wrong token is no invitation, even to a public game (constant time: no probing).
     if not secrets.compare_digest(token.encode(), game.invite_token.encode()):
-        raise Http404("no such invitation")
+        raise Http404(_("no such invitation"))
     context = {
         "game": game,
         "seats": list(game.seats.select_related("user")),

@@ -5,6 +5,7 @@ Import goes through the record upload (games.forms.RecordUploadForm reads both f
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import engine, selectors, services
@@ -16,7 +17,7 @@ from games.models import Game
 def download(request, public_id):
     game, _seat = selectors.game_for_viewer(public_id, request.user)
     if game.status != Game.Status.FINISHED or game.mode != Game.Mode.CLASSIC:
-        raise Http404("only a finished classic game can be saved for Pentobi")
+        raise Http404(_("only a finished classic game can be saved for Pentobi"))
     payloads = [a.payload for a in game.actions.order_by("ply")]
     record = engine.make_record(services.initial_state(game), payloads, reveal=True)
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
@@ -28,7 +29,7 @@ def download(request, public_id):
         )
     except blksgf.ExportError as exc:  # corners Pentobi cannot show: say why, never a 500
         return HttpResponse(
-            f"This game cannot be saved for Pentobi: {exc}.\n",
+            _("This game cannot be saved for Pentobi: %(reason)s.") % {"reason": exc} + "\n",
             status=409,
             content_type="text/plain; charset=utf-8",
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -13,11 +14,11 @@ from games import selectors, services
 @login_required
 @require_POST
 def rematch(request, public_id):
-    game, _ = selectors.game_for_viewer(public_id, request.user)
+    game, _seat = selectors.game_for_viewer(public_id, request.user)
     try:
         new = services.game_rematch(game=game, user=request.user)
     except services.GameError as exc:
-        messages.error(request, f"No rematch: {exc}.")
+        messages.error(request, _("No rematch: %(reason)s.") % {"reason": exc})
         return redirect("game", public_id=game.public_id)
-    messages.success(request, "Rematch: the other players are invited.")
+    messages.success(request, _("Rematch: the other players are invited."))
     return redirect("game", public_id=new.public_id)

@@ -43,6 +43,21 @@ const byCol = (a, b) => a[0] - b[0] || a[1] - b[1];
 const squares = (cells) => cells.slice().sort(byCol).map((c) => name(c[0], c[1])).join(",");
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
+// The words this script writes, in the page's language (games/play.html renders them as JSON,
+// games/presenters/board.py's script_text): t("fits", {piece, square}) fills in {piece} ...
+let words = null;
+let wordsNode = null;
+function t(key, values) {
+  const node = document.getElementById("board-text"); // a new panel brings its own
+  if (node !== wordsNode || !words) {
+    wordsNode = node;
+    words = node ? JSON.parse(node.textContent) : {};
+  }
+  let text = words[key];
+  if (Array.isArray(text)) text = text[values && values.n === 1 ? 0 : 1];
+  return String(text === undefined ? key : text).replace(/\{(\w+)\}/g, (all, k) => (values && k in values ? values[k] : all));
+}
+
 function normal(cells) {
   const mx = Math.min(...cells.map((c) => c[0]));
   const my = Math.min(...cells.map((c) => c[1]));
@@ -68,6 +83,12 @@ function mini(cells, parent) {
   return pic;
 }
 
+// A colour's name in the page's language (its key, "blue" …, stays the CSS class).
+const colourName = (colour) => {
+  t("");
+  return (words.colours && words.colours[colour]) || colour;
+};
+
 function setUp(game) {
   const root = game.querySelector("[data-board-root]");
   const dataNode = game.querySelector("#board-data");
@@ -78,6 +99,7 @@ function setUp(game) {
   const legal = legalNode ? JSON.parse(legalNode.textContent) : null;
   const form = game.querySelector("#board-act");
   const warp = legal && legal.step === "warp";
+  const pieceColour = (src) => colourName(legal.pieces[src].colour);
   let source = warp ? legal.source : null; // the opponent piece a warp moves
   let piece = null; // the piece in hand: {name, cells (as turned now), texts, list}
   let cursor = [9, 9];
@@ -134,11 +156,11 @@ function setUp(game) {
   const legend = html("p", { class: "board-legend" }, root);
   if (data.toMove && data.anchors.length) {
     html("span", { class: `key-anchor ${data.toMove}`, "aria-hidden": "true" }, legend, "◆");
-    legend.append(` where ${cap(data.toMove)} may attach · `);
+    legend.append(` ${t("anchorLegend", { colour: cap(data.toMoveName || data.toMove) })} · `);
   }
   if (data.last.length) {
     html("span", { class: "key-last", "aria-hidden": "true" }, legend, "▢");
-    legend.append(" last move");
+    legend.append(` ${t("lastLegend")}`);
   }
 
   // Screen readers read the table board (kept in the page, off screen); its links stay usable
@@ -158,8 +180,7 @@ function setUp(game) {
   board.setAttribute("tabindex", "0");
   board.setAttribute("role", "application");
   board.setAttribute("aria-roledescription", "board");
-  board.setAttribute("aria-label", "Board. Arrow keys move the piece, R rotates, F flips, "
-    + "N jumps to the next spot where it fits, Enter places, Escape puts it back.");
+  board.setAttribute("aria-label", t("boardLabel"));
   const decisionKey = `${data.ply}/${legal.step}/${source || ""}`;
   if (legal.step === "recycle") {
     recycleOnBoard(game, legal, board, status, form, cellAt);
@@ -237,9 +258,12 @@ function setUp(game) {
     const here = name(cursor[0], cursor[1]);
     placeButton.disabled = !fits();
     undoButton.hidden = !armed;
-    placeButton.textContent = armed ? "Confirm" : (warp ? "Move here" : "Place");
+    placeButton.textContent = armed ? t("confirm") : (warp ? t("moveHere") : t("place"));
     if (!piece) {
-      if (say) status.textContent = warp && !source ? warpHint(here) : here + (colourAt[here] ? ` ${colourAt[here]}` : " free");
+      if (say) {
+        status.textContent = warp && !source ? warpHint(here)
+          : (colourAt[here] ? t("squareColour", { square: here, colour: colourName(colourAt[here]) }) : t("squareFree", { square: here }));
+      }
       return;
     }
     const ok = fits();
@@ -252,22 +276,21 @@ function setUp(game) {
     board.dataset.ghost = squares(ghostCells());
     board.dataset.fits = ok ? "yes" : "no";
     if (say !== false) {
-      let next = " Enter or click places it.";
+      let next = t("nextClick");
       if (armed) {
-        next = lastPointer === "mouse" ? " Confirm to place it, Undo to move it."
-          : " Tap again or press Confirm to place it, Undo to move it.";
+        next = lastPointer === "mouse" ? t("nextConfirm") : t("nextTap");
       } else if (confirming()) {
-        next = " Click or Enter puts it here; then Confirm.";
+        next = t("nextPut");
       }
-      status.textContent = `${piece.name} at ${here}: ${ok ? "fits" : "does not fit here"}.`
-        + (ok ? next : "");
+      status.textContent = ok ? `${t("fits", { piece: piece.name, square: here })} ${next}`
+        : t("fitsNot", { piece: piece.name, square: here });
     }
   }
 
   function warpHint(here) {
     const src = Object.keys(legal.moves).find((s) => s.split(",").includes(here));
-    if (!src) return `${here}: no piece to move here.`;
-    return `${here}: ${legal.pieces[src].colour} ${legal.pieces[src].piece}; Enter picks it.`;
+    if (!src) return t("warpNone", { square: here });
+    return t("warpPick", { square: here, colour: pieceColour(src), piece: legal.pieces[src].piece });
   }
 
   function turn(f) {
@@ -284,7 +307,7 @@ function setUp(game) {
   function nextSpot(step) {
     const all = spots();
     if (!all.length) {
-      status.textContent = `No spot for ${piece.name} turned this way: R rotates, F flips.`;
+      status.textContent = t("noSpot", { piece: piece.name });
       return;
     }
     spotIndex = (spotIndex + step + all.length) % all.length;
@@ -294,31 +317,30 @@ function setUp(game) {
 
   function arm() {
     if (!piece || !fits()) {
-      if (piece) status.textContent = `${piece.name} does not fit at ${name(cursor[0], cursor[1])}.`;
+      if (piece) status.textContent = t("notAt", { piece: piece.name, square: name(cursor[0], cursor[1]) });
       return;
     }
     armed = cursor.slice();
     draw();
-    status.textContent = `${piece.name} on ${squares(ghostCells())}: Enter again or Confirm places it, `
-      + "Escape or Undo takes it back.";
+    status.textContent = t("armed", { piece: piece.name, squares: squares(ghostCells()) });
   }
 
   function undo() {
     armed = null;
     draw(false);
-    status.textContent = `Undone: ${piece ? piece.name : "the piece"} is in your hand again.`;
+    status.textContent = piece ? t("undone", { piece: piece.name }) : t("undoneAny");
   }
 
   function submit() {
     if (!piece || busy) return;
     if (!fits()) {
-      status.textContent = `${piece.name} does not fit at ${name(cursor[0], cursor[1])}.`;
+      status.textContent = t("notAt", { piece: piece.name, square: name(cursor[0], cursor[1]) });
       return;
     }
     const text = squares(ghostCells());
     form.elements.action.value = JSON.stringify(warp ? { warp: source, to: text } : { place: text });
     busy = true;
-    status.textContent = `Placing ${piece.name} on ${text}…`;
+    status.textContent = t("placing", { piece: piece.name, squares: text });
     form.requestSubmit();
   }
 
@@ -331,8 +353,7 @@ function setUp(game) {
     }
     select(legal.pieces[src].piece);
     nextSpot(1);
-    status.textContent = `Moving ${legal.pieces[src].colour} ${legal.pieces[src].piece} from ${src}: `
-      + "choose its new spot.";
+    status.textContent = t("moving", { colour: pieceColour(src), piece: legal.pieces[src].piece, squares: src });
     return true;
   }
 
@@ -410,7 +431,7 @@ function setUp(game) {
       ghost.replaceChildren();
       spotLayer.replaceChildren();
       drawTray();
-      status.textContent = "Put back. Choose a piece.";
+      status.textContent = t("putBack");
     } else {
       return;
     }
@@ -422,10 +443,10 @@ function setUp(game) {
   const slot = game.querySelector("[data-tray-slot]") || root;
   const tools = html("div", { class: "tray-tools" }, slot);
   const trayBox = html("div", { class: "tray-box" }, slot);
-  const rotateButton = html("button", { type: "button", "aria-keyshortcuts": "R" }, tools, "Rotate (R)");
-  const flipButton = html("button", { type: "button", "aria-keyshortcuts": "F" }, tools, "Flip (F)");
-  const placeButton = html("button", { type: "button", class: "primary" }, tools, warp ? "Move here" : "Place");
-  const undoButton = html("button", { type: "button", class: "undo" }, tools, "Undo");
+  const rotateButton = html("button", { type: "button", "aria-keyshortcuts": "R" }, tools, t("rotate"));
+  const flipButton = html("button", { type: "button", "aria-keyshortcuts": "F" }, tools, t("flip"));
+  const placeButton = html("button", { type: "button", class: "primary" }, tools, warp ? t("moveHere") : t("place"));
+  const undoButton = html("button", { type: "button", class: "undo" }, tools, t("undo"));
   rotateButton.addEventListener("click", () => turn(rotate));
   flipButton.addEventListener("click", () => turn(flip));
   placeButton.addEventListener("click", () => {
@@ -440,7 +461,7 @@ function setUp(game) {
     trayBox.replaceChildren();
     if (warp) {
       if (!source) {
-        html("p", { class: "tray-note" }, trayBox, "Click a marked piece on the board (or pick it in the list) to move it.");
+        html("p", { class: "tray-note" }, trayBox, t("warpNote"));
       } else {
         const info = legal.pieces[source];
         tray([info.piece], info.colour);
@@ -456,7 +477,8 @@ function setUp(game) {
     colour = colour || data.toMove;
     names = names || data.tray;
     if (!colour || !names.length) return;
-    const list = html("ul", { class: `tray ${colour}`, "aria-label": `${cap(colour)}'s pieces` }, box);
+    const shown = colour === data.toMove ? (data.toMoveName || colour) : colourName(colour);
+    const list = html("ul", { class: `tray ${colour}`, "aria-label": cap(t("trayLabel", { colour: shown })) }, box);
     for (const pieceName of names) {
       const item = html("li", {}, list);
       const selected = piece && piece.name === pieceName;
@@ -471,7 +493,7 @@ function setUp(game) {
         type: "button",
         class: "tray-piece",
         "aria-pressed": selected ? "true" : "false",
-        "aria-label": `${pieceName}: ${count} spot${count === 1 ? "" : "s"}`,
+        "aria-label": t("spots", { piece: pieceName, n: count }),
         "data-piece": pieceName,
       }, item);
       if (!count) button.setAttribute("aria-disabled", "true");
@@ -479,18 +501,18 @@ function setUp(game) {
       html("span", { class: "tray-name" }, button, pieceName);
       button.addEventListener("click", (e) => {
         if (!count || busy) {
-          status.textContent = `${pieceName} fits nowhere now.`;
+          status.textContent = t("fitsNowhere", { piece: pieceName });
           return;
         }
         select(pieceName);
         nextSpot(1); // the ghost starts on a spot where it fits
-        const spots = `${pieceName}: ${count} spot${count === 1 ? "" : "s"} (the dots). `;
+        const spots = `${t("spotsDots", { piece: pieceName, n: count })} `;
         if (e.detail === 0) { // a key, not a pointer, pressed the button
           board.focus();
         } else if (lastPointer === "mouse") {
-          status.textContent = spots + "Move it over the board and click; a right click turns it.";
+          status.textContent = spots + t("hintMouse");
         } else {
-          status.textContent = spots + "Tap the board to put it there, then tap again to place it.";
+          status.textContent = spots + t("hintTouch");
         }
       });
     }
@@ -512,8 +534,8 @@ function setUp(game) {
 function recycleOnBoard(game, legal, board, status, form, cellAt) {
   const slot = game.querySelector("[data-tray-slot]") || board.parentNode;
   const tools = html("div", { class: "tray-tools" }, slot);
-  const go = html("button", { type: "button", class: "primary" }, tools, "Recycle it");
-  const back = html("button", { type: "button", class: "undo" }, tools, "Undo");
+  const go = html("button", { type: "button", class: "primary" }, tools, t("recycleIt"));
+  const back = html("button", { type: "button", class: "undo" }, tools, t("undo"));
   let chosen = null;
   let busy = false;
   go.disabled = true;
@@ -527,13 +549,13 @@ function recycleOnBoard(game, legal, board, status, form, cellAt) {
     if (!chosen || busy) return;
     busy = true;
     form.elements.action.value = JSON.stringify({ recycle: chosen });
-    status.textContent = `Taking back ${legal.pieces[chosen].piece} from ${chosen}…`;
+    status.textContent = t("takingBack", { piece: legal.pieces[chosen].piece, squares: chosen });
     form.requestSubmit();
   };
   const pick = (sq) => {
     const src = Object.keys(legal.pieces).find((s) => s.split(",").includes(sq));
     if (!src) {
-      status.textContent = `${sq}: none of your pieces that can go back is there (the marked ones can).`;
+      status.textContent = t("recycleNone", { square: sq });
       return;
     }
     if (src === chosen && lastPointer !== "mouse") { send(); return; }
@@ -542,9 +564,9 @@ function recycleOnBoard(game, legal, board, status, form, cellAt) {
     go.disabled = false;
     back.hidden = false;
     const info = legal.pieces[src];
-    status.textContent = `${cap(info.colour)} ${info.piece} on ${src}: `
-      + (lastPointer === "mouse" ? "Recycle it takes it back." : "tap it again or press Recycle it.")
-      + " Undo chooses another.";
+    status.textContent = `${cap(t("recyclePicked", { colour: colourName(info.colour), piece: info.piece, squares: src }))} `
+      + (lastPointer === "mouse" ? t("recycleMouse") : t("recycleTouch"))
+      + ` ${t("recycleAgain")}`;
     if (!confirming()) send();
   };
   board.addEventListener("click", (e) => {
@@ -557,10 +579,10 @@ function recycleOnBoard(game, legal, board, status, form, cellAt) {
     lift(null);
     go.disabled = true;
     back.hidden = true;
-    status.textContent = "Choose the piece to take back.";
+    status.textContent = t("recycleChoose");
   });
   game.addEventListener("htmx:afterRequest", () => { busy = false; });
-  status.textContent = "Click one of your marked pieces to take it back.";
+  status.textContent = t("recycleStart");
 }
 
 // After each update of the game (a move, a nudge from the socket), focus goes to what the player
@@ -597,9 +619,9 @@ function span(ms) {
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
-  if (d) return `${d} d ${h} h`;
-  if (h) return `${h} h ${String(m).padStart(2, "0")} min`;
-  return `${m} min ${String(s % 60).padStart(2, "0")} s`;
+  if (d) return t("days", { d, h });
+  if (h) return t("hours", { h, m: String(m).padStart(2, "0") });
+  return t("minutes", { m, s: String(s % 60).padStart(2, "0") });
 }
 
 function tickClocks() {
@@ -616,7 +638,7 @@ function tickClocks() {
   for (const clock of document.querySelectorAll(".clock[data-deadline]")) {
     const left = Date.parse(clock.dataset.deadline) - Date.now();
     const out = clock.querySelector(".clock-left");
-    if (out) out.textContent = left > 0 ? span(left) : "no time";
+    if (out) out.textContent = left > 0 ? span(left) : t("noTime");
     clock.classList.toggle("urgent", left < 3600 * 1000);
   }
 }

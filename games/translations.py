@@ -1,0 +1,151 @@
+"""The game's words in the player's language: card names and effects, colour names, and the
+rules' refusals.
+
+The engine (games/engine) stays language-free: its names and messages are English data. This
+module is the web layer's dictionary for them. Card names are those of the published rule sheets
+(RULES.md R10), given to translators with the context "card". A refusal from the engine
+(``IllegalAction``, shown to the player as ``services.Refused``) ends with the rule ids it enforces,
+``... (R4.2)``; ``rule_message`` shows, in a language other than English, one generic sentence per
+rule instead (the engine's detailed English sentence names squares and pieces in words no
+catalog can hold).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils import translation
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+CARD_NAMES = {
+    "skip": pgettext_lazy("card", "Skip"),
+    "reverse": pgettext_lazy("card", "Reverse"),
+    "draw2": pgettext_lazy("card", "Draw 2"),
+    "wild": pgettext_lazy("card", "Wild"),
+    "edge": pgettext_lazy("card", "Edge to Edge"),
+    "recycle": pgettext_lazy("card", "Recycle"),
+    "warp": pgettext_lazy("card", "Warp"),
+    "double": pgettext_lazy("card", "Double Play"),
+}
+
+CARD_EFFECTS = {
+    "skip": gettext_lazy("The next colour in turn order loses its next turn."),
+    "reverse": gettext_lazy("The direction of play flips."),
+    "draw2": gettext_lazy(
+        "Draw two cards, play one of them and put the other at the bottom of your pile."
+    ),
+    "wild": gettext_lazy(
+        "Declare a colour: this turn's piece is placed as if it were of that colour."
+    ),
+    "edge": gettext_lazy(
+        "This turn's piece must share a side with a piece of one of your colours."
+    ),
+    "recycle": gettext_lazy("Take one of your pieces back into its supply, then place as usual."),
+    "warp": gettext_lazy("Move an opponent's piece to another legal spot for its colour."),
+    "double": gettext_lazy("After this turn's piece, place a second one touching it at a corner."),
+}
+
+COLOUR_NAMES = {
+    "blue": pgettext_lazy("colour", "blue"),
+    "yellow": pgettext_lazy("colour", "yellow"),
+    "red": pgettext_lazy("colour", "red"),
+    "green": pgettext_lazy("colour", "green"),
+}
+
+
+def card_name(kind: str) -> str:
+    """The card's name as the rule sheet in the current language prints it (R10)."""
+    name = CARD_NAMES.get(kind)
+    return str(name) if name is not None else kind
+
+
+def card_effect(kind: str) -> str:
+    effect = CARD_EFFECTS.get(kind)
+    return str(effect) if effect is not None else ""
+
+
+def colour_name(colour: str | None) -> str:
+    """A colour's name in lower case (``blue`` …); "" for none. CSS classes keep the key."""
+    if not colour:
+        return ""
+    name = COLOUR_NAMES.get(colour)
+    return str(name) if name is not None else colour
+
+
+def colour_names(colours) -> list[str]:
+    return [colour_name(c) for c in colours]
+
+
+# One sentence per rule the engine can refuse an action by (grep games/engine for "(R"); a
+# message naming several rules is keyed by all of them, as the engine writes them.
+RULE_MESSAGES = {
+    "R1.1": gettext_lazy("Squares are written a1 to t20, separated by commas (R1.1)."),
+    "R1.3": gettext_lazy("These squares do not form one of the 21 pieces (R1.3)."),
+    "R1.4": gettext_lazy("There is no such card (R1.4)."),
+    "R3.1": gettext_lazy("A setup piece must cover a free corner square of the board (R3.1)."),
+    "R4.1": gettext_lazy("The piece must lie on free squares of the board (R4.1)."),
+    "R4.2": gettext_lazy("The piece must touch your own colour at a corner (R4.2)."),
+    "R4.3": gettext_lazy("The piece must not share a side with your own colour (R4.3)."),
+    "R4.5": gettext_lazy(
+        "With no piece of the colour on the board, the piece must cover a free corner square "
+        "(R4.5)."
+    ),
+    "R5.1": gettext_lazy("First play one of the cards in your hand (R5.1)."),
+    "R5.3": gettext_lazy("Place one of the pieces left in your colour's supply (R5.3)."),
+    "R6.3": gettext_lazy("Choose which of the two cards drawn by Draw 2 to play (R6.3)."),
+    "R6.4": gettext_lazy("Declare one of the four colours for Wild (R6.4)."),
+    "R6.5": gettext_lazy(
+        "With Edge to Edge the piece must share a side with a piece of your colours (R6.5)."
+    ),
+    "R6.6": gettext_lazy("Double Play's second piece must touch the first one at a corner (R6.6)."),
+    "R6.7": gettext_lazy("Recycle takes back one of your own pieces on the board (R6.7)."),
+    "R6.8": gettext_lazy(
+        "Warp moves an opponent's piece, keeping its shape, to another spot where it touches its "
+        "colour at a corner and at no side (R6.8)."
+    ),
+    "R6.9": gettext_lazy("Only one card is played per turn (R6.9)."),
+    "R8.1": gettext_lazy("The game is over: no move can follow (R8.1)."),
+    "R4.3, R6.6": gettext_lazy(
+        "Double Play's second piece must not share a side with your own colour (R4.3, R6.6)."
+    ),
+    "R4.1, R6.8": gettext_lazy("The new spot must be free (R4.1, R6.8)."),
+    "R4.2, R6.8": gettext_lazy(
+        "The new spot must touch the piece's colour at a corner (R4.2, R6.8)."
+    ),
+    "R4.3, R6.8": gettext_lazy(
+        "The new spot must not share a side with the piece's colour (R4.3, R6.8)."
+    ),
+}
+NOT_A_MOVE = gettext_lazy("This is not a move the rules allow here.")
+
+RULE_IDS = re.compile(r"R\d+(?:\.\d+)?")
+LAST_GROUP = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def rule_ids(text: str) -> list[str]:
+    """The rule ids of the engine's message, from its closing parenthesis: ``(R4.3, R6.8)``."""
+    match = LAST_GROUP.search(text)
+    return RULE_IDS.findall(match.group(1)) if match else []
+
+
+def rule_key(text: str) -> str | None:
+    """Which entry of RULE_MESSAGES tells the refusal ``text`` (None: no rule named)."""
+    ids = rule_ids(text)
+    if not ids:
+        return None
+    joined = ", ".join(ids)
+    if joined in RULE_MESSAGES:
+        return joined
+    if "R6.9" in ids:  # "a 'card' action is out of place ... (R5.3; one card per turn, R6.9)"
+        return "R6.9"
+    return next((i for i in ids if i in RULE_MESSAGES), None)
+
+
+def rule_message(text: str) -> str:
+    """The engine's refusal as the player reads it: in English the engine's own detailed
+    message; in another language the rule's generic sentence, naming the same rule ids."""
+    language = translation.get_language() or "en"
+    if language.split("-")[0] == "en":
+        return text
+    key = rule_key(text)
+    return str(RULE_MESSAGES[key] if key else NOT_A_MOVE)

@@ -1,0 +1,74 @@
+"""The game table in Japanese and Swedish, in Chromium (issue #13: six languages).
+
+Japanese needs a CJK font on the machine (.ci/run installs fonts-noto-cjk): without one Chromium
+draws every kana as the same empty box. The check measures the page's own font: a kana drawn by a
+real font is about 1 em wide, the missing-glyph box is much narrower, and different kana differ
+from that box. Screenshots go to out/screenshots.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import page_for
+from tests.support.tables import four_humans, play_until_alice_has_been_skipped_and_reversed
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DESKTOP, PHONE = (1280, 900), (360, 740)
+
+GLYPHS = """([text, missing]) => {
+  const probe = document.querySelector('#game .step-card button.card strong');
+  const style = getComputedStyle(probe);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${style.fontSize} ${style.fontFamily}`;
+  const size = parseFloat(style.fontSize);
+  return {
+    size,
+    glyphs: [...text].map(ch => ctx.measureText(ch).width / size),
+    missing: ctx.measureText(missing).width / size,
+  };
+}"""
+
+
+def _position(alice, bob, carol, dave, language):
+    alice.language = language
+    alice.save(update_fields=["language"])
+    game = four_humans(alice, bob, carol, dave)
+    play_until_alice_has_been_skipped_and_reversed(game, {0: alice, 1: bob, 2: carol, 3: dave})
+    return game
+
+
+def test_the_table_in_japanese_draws_real_glyphs(
+    site, browser, alice, bob, carol, dave, screenshots
+):
+    game = site.call(_position, alice, bob, carol, dave, "ja")
+    url = f"{site.url}/games/{game.public_id}/"
+    for width, height in (DESKTOP, PHONE):
+        context, page = page_for(browser, site, alice, url, viewport=(width, height))
+        page.wait_for_selector("#game .step-card button.card")
+        page.screenshot(path=str(screenshots / f"table-ja-{width}.png"), full_page=True)
+        assert page.locator("html").get_attribute("lang") == "ja"
+        names = page.locator("#game .step-card button.card strong").all_inner_texts()
+        assert {"スキップ", "リバース"} <= set(names)  # RULES.md R10
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+        measured = page.evaluate(GLYPHS, ["スキップ", "\U0010fffd"])
+        for ratio in measured["glyphs"]:
+            assert 0.85 <= ratio <= 1.15, measured  # a full-width glyph of a real font
+            assert abs(ratio - measured["missing"]) > 0.2, measured  # not the missing box
+        context.close()
+
+
+def test_the_table_in_swedish_names_the_cards_of_the_swedish_sheet(
+    site, browser, alice, bob, carol, dave, screenshots
+):
+    game = site.call(_position, alice, bob, carol, dave, "sv")
+    url = f"{site.url}/games/{game.public_id}/"
+    context, page = page_for(browser, site, alice, url, viewport=PHONE)
+    page.wait_for_selector("#game .step-card button.card")
+    page.screenshot(path=str(screenshots / "table-sv-360.png"), full_page=True)
+    assert page.locator("html").get_attribute("lang") == "sv"
+    names = page.locator("#game .step-card button.card strong").all_inner_texts()
+    assert {"Hoppa över", "Bakåt"} <= set(names)  # RULES.md R10
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= PHONE[0]
+    context.close()
