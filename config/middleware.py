@@ -75,7 +75,18 @@ class UserLanguageMiddleware:
         if code:
             translation.activate(code)
             request.LANGUAGE_CODE = code
-        return self.get_response(request)
+        response = self.get_response(request)
+        chosen = supported_language(request.GET.get("lang", ""))
+        if chosen and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != chosen:
+            # A link in a language (hreflang, "?lang=en" on the help page) keeps the visitor in
+            # it: the page's own refreshes (htmx panels) and the next pages carry no ?lang=.
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                chosen,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                samesite="Lax",
+            )
+        return response
 
 
 def supported_language(code: str) -> str:

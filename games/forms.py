@@ -8,9 +8,10 @@ or ``games.engine.record`` so that the message shown names the rule.
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
+from games import engine, translations
 from games.engine import blksgf
 from games.engine import record as engine_record
 from games.models import Game, Seat
@@ -21,7 +22,7 @@ RECORD_MAX_BYTES = 1024 * 1024  # 1 MB: a long four-player game is well under 10
 
 # Every seat kind, worded for choosing it (Seat.Kind.offer); HUMAN is the creator's own seat.
 SEAT_KINDS = [(kind.value, kind.offer) for kind in Seat.Kind]
-COLOUR_CHOICES = [(c, c.capitalize()) for c in engine.COLOURS]
+COLOUR_CHOICES = [(c, capfirst(translations.COLOUR_NAMES[c])) for c in engine.COLOURS]
 
 
 class GameForm(forms.Form):
@@ -62,7 +63,7 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         for kind in engine.CARD_KINDS:  # the custom recipe: one count per card kind
             self.fields[f"card_{kind}"] = forms.IntegerField(
-                label=engine.CARD_NAMES[kind],
+                label=translations.card_name(kind),
                 min_value=0,
                 max_value=14,
                 initial=engine.DEFAULT_RECIPE.get(kind, 0),

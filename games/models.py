@@ -11,10 +11,12 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.formats import date_format
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games import engine
+from games.translations import colour_name
 
 
 @functools.cache
@@ -229,17 +231,25 @@ class Seat(models.Model):
     def label(self) -> str:
         if self.kind == self.Kind.AI:
             # Named by colour: three computer seats must not all read "Computer (Casual)".
-            colours = " & ".join(c.capitalize() for c in self.colours)
-            where = f" - {colours}" if colours else ""
-            return f"{self.Kind.AI.label}{where} ({self.get_ai_level_display()})"
+            level = self.get_ai_level_display()
+            colours = " & ".join(colour_name(c).capitalize() for c in self.colours)
+            if not colours:
+                return gettext("Computer (%(level)s)") % {"level": level}
+            return gettext("Computer - %(colours)s (%(level)s)") % {
+                "colours": colours,
+                "level": level,
+            }
         if self.kind in (self.Kind.OPEN, self.Kind.LINK):  # nobody sits there yet
             return self.get_kind_display()
         name = str(self.user) if self.user else "?"
         if self.kind == self.Kind.INVITED:
-            return f"{name} (invited)"
+            return gettext("%(name)s (invited)") % {"name": name}
         if self.user and self.user.on_vacation() and not self.ai_takeover:
-            return f"{name} (on vacation until {self.user.vacation_until:%d %b})"
-        return f"{name} (computer plays)" if self.ai_takeover else name
+            until = date_format(self.user.vacation_until, "j M")
+            return gettext("%(name)s (on vacation until %(date)s)") % {"name": name, "date": until}
+        if self.ai_takeover:
+            return gettext("%(name)s (computer plays)") % {"name": name}
+        return name
 
 
 class Action(models.Model):

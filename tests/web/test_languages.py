@@ -52,8 +52,15 @@ def test_a_regional_variant_falls_back_to_its_language(client):
 def test_lang_on_the_url_wins_over_the_browser(client):
     response = client.get(reverse("help") + "?lang=ja", HTTP_ACCEPT_LANGUAGE="sv")
     assert html_lang(response) == "ja"
-    unknown = client.get(reverse("help") + "?lang=xx", HTTP_ACCEPT_LANGUAGE="sv")
+    unknown = type(client)().get(reverse("help") + "?lang=xx", HTTP_ACCEPT_LANGUAGE="sv")
     assert html_lang(unknown) == "sv"
+
+
+def test_a_link_in_a_language_keeps_the_visitor_in_it(client):
+    """The page's own refreshes (htmx panels) and the next pages carry no ?lang=."""
+    client.get(reverse("help") + "?lang=fi", HTTP_ACCEPT_LANGUAGE="sv")
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "fi"
+    assert html_lang(client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="sv")) == "fi"
 
 
 def test_every_page_links_its_versions_in_each_language(client):
@@ -74,6 +81,9 @@ def test_the_footer_switcher_sets_the_language_and_returns_to_the_page(client):
     page = client.get("/help/").text
     assert '<select id="footer-language" name="language">' in page
     assert re.search(r'<option value="da" lang="da" selected>Dansk</option>', page)
+    # every language is named in itself, whatever the page's language
+    for name in ("English", "Svenska", "Suomi", "Norsk (bokmål)", "日本語"):
+        assert f">{name}</option>" in page
 
 
 def test_a_player_s_setting_follows_them_and_the_switcher_saves_it(client, alice):
