@@ -462,6 +462,7 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
 
     games = games_of(args, argv_for)
     results = []
+    revision = commit()  # the code that plays, even if HEAD moves during a long run
     started = time.time()
     load_before = os.getloadavg()[0]
     if args.jobs == 1:
@@ -491,7 +492,7 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
         "books": bool(args.books),
         "pentobi_version": results[0]["pentobi_version"] if results else "",
         "command": "PENTOBI_GTP=... .venv/bin/python bench/pentobi_arena.py " + " ".join(argv),
-        "commit": commit(),
+        "commit": revision,
         "date": f"{datetime.now(UTC):%Y-%m-%d}",
         "machine": machine(),
         "wall_s": round(time.time() - started, 1),
