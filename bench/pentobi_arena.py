@@ -26,8 +26,8 @@ eight symmetries (turns and mirror images, as in games/engine/blksgf.py), chosen
 take their corners. Pentobi's rule is stricter: red must start opposite blue, and yellow next to
 blue. When our AI picks a corner no symmetry can match, its first piece is moved (the same piece,
 turned or mirrored with the board) to the corner Pentobi's rule leaves it, and the report counts
-how often that happened. (``games.ai.decide`` has no way to restrict the corners it considers;
-see the report of issue #12.)
+how often that happened (``games.ai.decide`` cannot be told which corners are allowed, so it
+cannot be asked to choose among them).
 
 **sgf-check.** Plays finished classic games with our AIs (two, three and four players, corners
 as above), writes them with ``games.engine.blksgf.export``, loads each with ``loadsgf`` into a
