@@ -1,0 +1,700 @@
+"""Our AI levels against Pentobi's GTP engine (issue #12), and Pentobi reading our ``.blksgf``
+files (issue #13).
+
+Pentobi (GPL, https://github.com/enz/pentobi) is not part of this project: build its
+``pentobi-gtp`` from its public source outside the repository (README, "Benchmarks") and name it
+in ``PENTOBI_GTP``. Pentobi's opening books (``opening_books/`` in its source) are used when
+``--books DIR`` (or ``PENTOBI_BOOKS``) names that folder, otherwise it plays with ``--nobook``.
+
+    PENTOBI_GTP=out/pentobi/build/pentobi_gtp/pentobi-gtp \\
+        .venv/bin/python bench/pentobi_arena.py --level expert --pentobi-level 5 --games 20
+    .venv/bin/python bench/pentobi_arena.py sgf-check [--games 2]
+
+**Arena.** Classic Blokus with Pentobi's rules: two players (``--players 2``, Pentobi's
+``classic_2``: blue and red against yellow and green, R2.3) or four (``classic``: one colour for
+us, three for Pentobi). Scores are R8.4's advanced scoring, which is Pentobi's counting (Pentobi
+counts squares on the board where R8.4 counts squares left, 89 apart per colour, with the same
++15 / +5 bonuses), so both engines must agree on every final score, and they are checked to. Our
+side moves with ``games.ai.decide`` from its seat's view, Pentobi with ``genmove``; every move of
+either side goes through both engines (our ``apply``, Pentobi's ``play``), and a move one of them
+refuses stops the run: that is a bug, not a result. Seats alternate from game to game and every
+seed of the fixed list ``--seed``, ``--seed`` + 1, ... is played from every seat.
+
+**Corners.** Here each colour places its first piece on any free corner (R3.1); Pentobi starts
+blue at a20, yellow t20, red t1, green a1. The two boards are the same board under one of its
+eight symmetries (turns and mirror images, as in games/engine/blksgf.py), chosen as the colours
+take their corners. Pentobi's rule is stricter: red must start opposite blue, and yellow next to
+blue. When our AI picks a corner no symmetry can match, its first piece is moved (the same piece,
+turned or mirrored with the board) to the corner Pentobi's rule leaves it, and the report counts
+how often that happened (``games.ai.decide`` cannot be told which corners are allowed, so it
+cannot be asked to choose among them).
+
+**sgf-check.** Plays finished classic games with our AIs (two, three and four players, corners
+as above), writes them with ``games.engine.blksgf.export``, loads each with ``loadsgf`` into a
+``pentobi-gtp`` started in the matching variant, and checks that Pentobi's board (``showboard``),
+its scores (``final_score``) and its view that no colour has a move left (``all_legal``) match
+ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import queue
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.ai import LEVELS, decide  # noqa: E402
+from games.ai.arena import mean_ci, percentile, wilson  # noqa: E402
+from games.engine import COLOURS, IllegalAction, apply, new_game  # noqa: E402
+from games.engine import score as engine_score  # noqa: E402
+from games.engine import view as seat_view  # noqa: E402
+from games.engine.blksgf import COLOUR_NUMBER, PENTOBI_CORNER, SYMMETRIES, export  # noqa: E402
+from games.engine.pieces import W, parse_square, square_name  # noqa: E402
+from games.engine.record import make_record  # noqa: E402
+from games.engine.scoring import colour_points  # noqa: E402
+
+Cell = tuple[int, int]  # (column, row) from 0: a1 is (0, 0), t20 is (19, 19), as in R1.1
+
+VARIANT = {2: "classic_2", 3: "classic_3", 4: "classic"}  # pentobi-gtp --game
+BOOK = {2: "book_classic_2.blksgf", 3: "book_classic_3.blksgf", 4: "book_classic.blksgf"}
+CORNER_CELLS = frozenset(PENTOBI_CORNER.values())
+SQUARES_PER_COLOUR = 89  # R1.3
+# showboard's characters for the four colours; '.' is empty, '+' an empty starting point.
+BOARD_MARK = {"X": "B", "O": "Y", "#": "R", "@": "G", ".": ".", "+": "."}
+COMMAND_TIMEOUT = 900.0  # seconds for one GTP answer: level 9 can think for minutes
+
+
+class ArenaError(RuntimeError):
+    """Something that must not happen between two engines that play by the same rules."""
+
+
+class GtpError(ArenaError):
+    """pentobi-gtp refused a command, answered nonsense or stopped."""
+
+
+# -- coordinates --------------------------------------------------------------------------------
+
+
+def parse_move(text: str) -> list[Cell]:
+    """Pentobi's move text (``a1,b1,b2``: the squares a piece covers, any order, any case)."""
+    cells = []
+    for part in text.strip().lower().split(","):
+        try:
+            index = parse_square(part)
+        except ValueError:
+            raise GtpError(f"{text!r} is not a move: {part!r} is not a square a1..t20") from None
+        cells.append((index % W, index // W))
+    if not 1 <= len(cells) <= 5 or len(set(cells)) != len(cells):
+        raise GtpError(f"{text!r} is not a move: a piece covers 1 to 5 distinct squares (R1.3)")
+    return cells
+
+
+def format_move(cells) -> str:
+    """Cells as Pentobi writes a move: squares in its order a1, b1, ..., a2, ... (Pentobi-SGF)."""
+    return ",".join(square_name(x, y) for x, y in sorted(cells, key=lambda c: (c[1], c[0])))
+
+
+def _inverse(i: int) -> int:
+    f = SYMMETRIES[i]
+    return next(
+        j
+        for j, g in enumerate(SYMMETRIES)
+        if all(g(*f(x, y)) == (x, y) for x, y in ((1, 2), (3, 7)))
+    )
+
+
+INVERSE = tuple(_inverse(i) for i in range(len(SYMMETRIES)))
+
+
+class BoardMap:
+    """The symmetry that takes our board to Pentobi's, narrowed down move by move.
+
+    ``left`` holds the symmetries that map every move so far exactly (every square) to the move
+    Pentobi has, and every first piece to its colour's starting point; moves are mapped with the
+    first of them, then the others that disagree are dropped.
+    """
+
+    def __init__(self):
+        self.left = list(range(len(SYMMETRIES)))
+
+    def to_pentobi(self, cells) -> list[Cell]:
+        f = SYMMETRIES[self.left[0]]
+        mapped = [f(x, y) for x, y in cells]
+        self.keep(cells, mapped)
+        return mapped
+
+    def from_pentobi(self, cells) -> list[Cell]:
+        g = SYMMETRIES[INVERSE[self.left[0]]]
+        mapped = [g(x, y) for x, y in cells]
+        self.keep(mapped, cells)
+        return mapped
+
+    def keep(self, ours, theirs) -> None:
+        """Keep the symmetries that take the squares ``ours`` to ``theirs``."""
+        want = sorted(theirs)
+        self.left = [i for i in self.left if sorted(SYMMETRIES[i](*c) for c in ours) == want]
+        if not self.left:
+            raise ArenaError(f"no symmetry takes {format_move(ours)} to {format_move(theirs)}")
+
+    def allowed_corners(self, colour: str) -> list[Cell]:
+        """Our corners where ``colour``'s first piece lands on Pentobi's starting point for it."""
+        target = PENTOBI_CORNER[colour]
+        return sorted({SYMMETRIES[INVERSE[i]](*target) for i in self.left})
+
+    def first_piece(self, colour: str, cells) -> None:
+        """Before mapping ``colour``'s first piece (ours): keep the symmetries that take its
+        corner to Pentobi's starting point for the colour."""
+        corners = set(cells) & CORNER_CELLS
+        target = PENTOBI_CORNER[colour]
+        self.left = [i for i in self.left if any(SYMMETRIES[i](*c) == target for c in corners)]
+        if not self.left:
+            raise ArenaError(f"{colour}'s first piece {format_move(cells)} fits no symmetry")
+
+
+def cells_of(text: str) -> list[Cell]:
+    return parse_move(text)
+
+
+def fit_first_piece(state, action: dict, board_map: BoardMap) -> tuple[dict, bool]:
+    """Our colour's first piece, moved to a corner Pentobi's rules allow if it is not on one.
+
+    Returns the action to play and whether it was moved. The piece keeps its shape and its place
+    relative to its corner (the board's symmetry that takes one corner to the other moves it).
+    """
+    colour = COLOURS[state.turn]
+    cells = cells_of(action["place"])
+    allowed = board_map.allowed_corners(colour)
+    if set(cells) & set(allowed):
+        return action, False
+    (corner,) = set(cells) & CORNER_CELLS  # R3.1: a first piece covers one corner
+    for target in allowed:
+        for f in SYMMETRIES:
+            if f(*corner) != target:
+                continue
+            moved = {"place": format_move(f(x, y) for x, y in cells)}
+            try:
+                apply(state, moved)
+            except IllegalAction:
+                continue
+            return moved, True
+    raise ArenaError(f"no corner Pentobi allows is free for {colour}'s first piece")
+
+
+# -- GTP ----------------------------------------------------------------------------------------
+
+
+def pentobi_command(binary: str, players: int, *, level: int, seed: int, books: str | None):
+    argv = [binary, "--game", VARIANT[players], "--level", str(level), "--seed", str(seed)]
+    argv += ["--noresign", "--quiet"]  # play every game out; no log on stderr
+    argv += ["--book", str(Path(books) / BOOK[players])] if books else ["--nobook"]
+    return argv
+
+
+class Gtp:
+    """A GTP engine in a child process: ``send(command)`` returns the answer or raises."""
+
+    def __init__(self, argv: list[str], *, timeout: float = COMMAND_TIMEOUT):
+        self.argv = argv
+        self.timeout = timeout
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as exc:
+            raise GtpError(f"cannot start {argv[0]}: {exc}") from None
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\r\n"))
+        self.lines.put(None)
+
+    def _line(self, command: str) -> str:
+        try:
+            line = self.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise GtpError(f"no answer to {command!r} within {self.timeout:.0f} s") from None
+        if line is None:
+            status = self.proc.wait()
+            raise GtpError(f"{self.argv[0]} stopped (exit status {status}) after {command!r}")
+        return line
+
+    def send(self, command: str) -> str:
+        try:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise GtpError(f"{self.argv[0]} is not running (sending {command!r})") from None
+        first = self._line(command)
+        while not first.strip():  # GTP: empty lines before an answer are ignored
+            first = self._line(command)
+        body = [first[1:].strip()]
+        while line := self._line(command):
+            body.append(line)
+        text = "\n".join(body).strip("\n")
+        if first.startswith("?"):
+            raise GtpError(f"{command!r} refused: {text.strip()}")
+        if not first.startswith("="):
+            raise GtpError(f"{command!r}: not a GTP answer: {first!r}")
+        return text
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(GtpError):
+                self.send("quit")
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def parse_showboard(text: str) -> list[str]:
+    """``showboard``'s board as 20 strings, row 20 first, ``B Y R G .`` (as RECORD.md's state)."""
+    rows: dict[int, str] = {}
+    for line in text.splitlines():
+        label = line[:2].strip()
+        if not label.isdigit() or len(line) < 3 + 2 * 19 + 1 or line[2] != " ":
+            continue
+        marks = [line[3 + 2 * i] for i in range(20)]
+        if any(m not in BOARD_MARK for m in marks):
+            raise GtpError(f"showboard: unknown square in row {label}: {line!r}")
+        rows[int(label)] = "".join(BOARD_MARK[m] for m in marks)
+    if sorted(rows) != list(range(1, 21)):
+        raise GtpError("showboard: the answer does not hold 20 rows of 20 squares")
+    return [rows[r] for r in range(20, 0, -1)]
+
+
+def board_for_pentobi(rows: list[str], board_map: BoardMap) -> list[str]:
+    """Our board (``State.board_rows()``) seen through the symmetry, as Pentobi should show it."""
+    grid = [["."] * 20 for _ in range(20)]
+    for i, row in enumerate(rows):
+        for x, mark in enumerate(row):
+            if mark != ".":
+                px, py = board_map.to_pentobi([(x, 19 - i)])[0]
+                grid[19 - py][px] = mark
+    return ["".join(row) for row in grid]
+
+
+def pentobi_points(state) -> dict[str, int]:
+    """Each colour's points as Pentobi counts them: squares on the board + R8.4's bonus."""
+    return {COLOURS[c]: SQUARES_PER_COLOUR + colour_points(state, c) for c in range(4)}
+
+
+def check_final(gtp: Gtp, state, players: int) -> str:
+    """Pentobi agrees the game is over and scores it as we do; returns its final_score."""
+    for c in range(4):
+        if gtp.send(f"all_legal {COLOUR_NUMBER[COLOURS[c]]}").strip():
+            raise ArenaError(f"Pentobi still has a move for {COLOURS[c]} at our game's end")
+    answer = gtp.send("final_score").strip()
+    points = pentobi_points(state)
+    if players == 2:
+        diff = points["blue"] + points["red"] - points["yellow"] - points["green"]
+        expected = f"B+{diff}" if diff > 0 else f"W+{-diff}" if diff < 0 else "0"
+    else:
+        expected = " ".join(str(points[c]) for c in COLOURS)
+    if answer.split() != expected.split():
+        raise ArenaError(f"Pentobi scores {answer!r}, we score {expected!r} (R8.4)")
+    return answer
+
+
+# -- the arena ----------------------------------------------------------------------------------
+
+
+def _our_move(state, seat: int, game: dict, board_map: BoardMap, out: dict):
+    colour = COLOURS[state.turn]
+    began = time.perf_counter()
+    action = decide(
+        seat_view(state, seat),
+        level=game["level"],
+        seed=game["seed"] * 1009 + state.ply,
+        budget=game["budget"],
+    )
+    out["our_times"].append(time.perf_counter() - began)
+    cells = cells_of(action["place"])
+    if state.step == "setup":
+        action, moved = fit_first_piece(state, action, board_map)
+        out["corners_moved"] += moved
+        out["our_first_pieces"] += 1
+        cells = cells_of(action["place"])
+        board_map.first_piece(colour, cells)
+    after = apply(state, action)
+    return after, f"play {COLOUR_NUMBER[colour]} {format_move(board_map.to_pentobi(cells))}"
+
+
+def _their_move(state, gtp: Gtp, board_map: BoardMap, out: dict):
+    colour = COLOURS[state.turn]
+    began = time.perf_counter()
+    answer = gtp.send(f"genmove {COLOUR_NUMBER[colour]}").strip()
+    out["pentobi_times"].append(time.perf_counter() - began)
+    if answer.lower() == "pass":
+        raise ArenaError(f"Pentobi passed for {colour} at ply {state.ply}; it has a placement")
+    first = state.step == "setup"
+    allowed = board_map.allowed_corners(colour)
+    cells = board_map.from_pentobi(parse_move(answer))
+    if first and not set(cells) & set(allowed):
+        raise ArenaError(f"Pentobi's first {colour} piece {answer} is off its starting point")
+    try:
+        return apply(state, {"place": format_move(cells)})
+    except IllegalAction as exc:
+        where = f"Pentobi's move {answer} for {colour} at ply {state.ply}"
+        raise ArenaError(f"{where}: {exc}") from None
+
+
+def play_game(game: dict) -> dict:
+    """One game (``game``: players, our_seat, level, budget, seed, pentobi argv)."""
+    players, our_seat = game["players"], game["our_seat"]
+    state = new_game(mode="classic", players=players, scoring="advanced")
+    board_map = BoardMap()
+    out = {"our_times": [], "pentobi_times": [], "corners_moved": 0, "our_first_pieces": 0}
+    with Gtp(game["argv"]) as gtp:
+        version = gtp.send("version")
+        while not state.over:
+            seat = state.controller()
+            if seat == our_seat:
+                state, command = _our_move(state, seat, game, board_map, out)
+                gtp.send(command)  # Pentobi refuses an illegal move: GtpError
+            else:
+                state = _their_move(state, gtp, board_map, out)
+        final = check_final(gtp, state, players)
+        board = parse_showboard(gtp.send("showboard"))
+    if board != board_for_pentobi(state.board_rows(), board_map):
+        raise ArenaError("Pentobi's board differs from ours at the game's end")
+    result = engine_score(state)
+    ours = result["players"][our_seat]
+    theirs = [p for p in result["players"] if p["seat"] != our_seat]
+    firsts = [p for p in result["players"] if p["place"] == 1]
+    outcome = "loss" if ours["place"] != 1 else "win" if len(firsts) == 1 else "draw"
+    return {
+        "index": game["index"],
+        "seed": game["seed"],
+        "our_seat": our_seat,
+        "our_colours": ours["colours"],
+        "outcome": outcome,
+        "our_score": ours["score"],
+        "best_pentobi_score": max(p["score"] for p in theirs),
+        "pentobi_final_score": final,
+        "pentobi_version": version,
+        "plies": state.ply,
+        **out,
+    }
+
+
+def games_of(args, argv_for) -> list[dict]:
+    """The games of a run: seat ``g % players`` for us, seed ``seed + g // players``."""
+    out = []
+    for g in range(args.games):
+        seed = args.seed + g // args.players
+        out.append(
+            {
+                "index": g,
+                "players": args.players,
+                "our_seat": g % args.players,
+                "level": args.level,
+                "budget": args.budget,
+                "seed": seed,
+                "argv": argv_for(seed),
+            }
+        )
+    return out
+
+
+def summarize(results: list[dict]) -> dict:
+    n = len(results)
+    wins = sum(r["outcome"] == "win" for r in results)
+    draws = sum(r["outcome"] == "draw" for r in results)
+    rate = (wins + draws / 2) / n if n else 0.0
+    lo, hi = wilson(rate, n)
+    margins = [r["our_score"] - r["best_pentobi_score"] for r in results]
+    mean, mlo, mhi = mean_ci(margins) if margins else (0.0, 0.0, 0.0)
+    ours = [t for r in results for t in r["our_times"]]
+    theirs = [t for r in results for t in r["pentobi_times"]]
+    return {
+        "games": n,
+        "wins": wins,
+        "draws": draws,
+        "losses": n - wins - draws,
+        "win_rate": round(rate, 4),
+        "win_ci95": [round(lo, 4), round(hi, 4)],
+        "mean_margin": round(mean, 2),
+        "margin_ci95": [round(mlo, 2), round(mhi, 2)],
+        "our_decisions": len(ours),
+        "our_p50_s": round(percentile(ours, 0.5), 3),
+        "our_p95_s": round(percentile(ours, 0.95), 3),
+        "pentobi_moves": len(theirs),
+        "pentobi_p50_s": round(percentile(theirs, 0.5), 3),
+        "pentobi_p95_s": round(percentile(theirs, 0.95), 3),
+        "corners_moved": sum(r["corners_moved"] for r in results),
+        "our_first_pieces": sum(r["our_first_pieces"] for r in results),
+    }
+
+
+def run_arena(args, binary: str, argv: list[str]) -> dict:
+    def argv_for(seed: int) -> list[str]:
+        return pentobi_command(
+            binary, args.players, level=args.pentobi_level, seed=seed, books=args.books
+        )
+
+    games = games_of(args, argv_for)
+    results = []
+    revision = commit()  # the code that plays, even if HEAD moves during a long run
+    started = time.time()
+    load_before = os.getloadavg()[0]
+    if args.jobs == 1:
+        iterator = map(play_game, games)
+    else:
+        pool = ProcessPoolExecutor(max_workers=args.jobs)
+        iterator = pool.map(play_game, games)
+    for result in iterator:
+        results.append(result)
+        if args.progress:
+            print(
+                f"game {len(results)}/{len(games)}: {result['outcome']} "
+                f"{result['our_score']} vs {result['best_pentobi_score']} "
+                f"(seat {result['our_seat']}, seed {result['seed']})",
+                file=sys.stderr,
+                flush=True,
+            )
+    if args.jobs != 1:
+        pool.shutdown()
+    return {
+        "level": args.level,
+        "budget": args.budget,
+        "pentobi_level": args.pentobi_level,
+        "players": args.players,
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "books": bool(args.books),
+        "pentobi_version": results[0]["pentobi_version"] if results else "",
+        "command": "PENTOBI_GTP=... .venv/bin/python bench/pentobi_arena.py " + " ".join(argv),
+        "commit": revision,
+        "date": f"{datetime.now(UTC):%Y-%m-%d}",
+        "machine": machine(),
+        "wall_s": round(time.time() - started, 1),
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+        "summary": summarize(results),
+        "games": [
+            {k: v for k, v in r.items() if k not in ("our_times", "pentobi_times")} for r in results
+        ],
+    }
+
+
+# -- reports ------------------------------------------------------------------------------------
+
+
+def commit() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    )
+    return done.stdout.strip() or "unknown"
+
+
+def machine() -> str:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def arena_markdown(report: dict) -> str:
+    s = report["summary"]
+    who = report["level"] + (f" (budget {report['budget']} s)" if report["budget"] else "")
+    lo, hi = s["win_ci95"]
+    mlo, mhi = s["margin_ci95"]
+    last_seed = report["seed"] + (s["games"] - 1) // report["players"]
+    mode = "two players (classic_2)" if report["players"] == 2 else "four players (classic)"
+    return "\n".join(
+        [
+            f"### {who} vs Pentobi level {report['pentobi_level']}, classic, {mode}",
+            "",
+            "```",
+            report["command"],
+            "```",
+            "",
+            "| games | won–drawn–lost | win rate [95 % CI] | mean margin [95 % CI] "
+            "| our s/decision p50 / p95 | Pentobi s/move p50 / p95 |",
+            "|---|---|---|---|---|---|",
+            f"| {s['games']} | {s['wins']}–{s['draws']}–{s['losses']} "
+            f"| {pct(s['win_rate'])} [{pct(lo)}, {pct(hi)}] "
+            f"| {s['mean_margin']:+.1f} [{mlo:+.1f}, {mhi:+.1f}] "
+            f"| {s['our_p50_s']:.2f} / {s['our_p95_s']:.2f} ({s['our_decisions']}) "
+            f"| {s['pentobi_p50_s']:.3f} / {s['pentobi_p95_s']:.3f} ({s['pentobi_moves']}) |",
+            "",
+            f"Pentobi {report['pentobi_version']}, "
+            f"{'opening book' if report['books'] else 'no opening book'}, 1 thread; "
+            f"seeds {report['seed']}–{last_seed}, seats alternated. "
+            "Our first pieces moved to Pentobi's corner: "
+            f"{s['corners_moved']} of {s['our_first_pieces']}. Commit {report['commit']}, "
+            f"{report['date']}, {report['machine']}; wall {report['wall_s']} s, load "
+            f"{report['load_before']} before, {report['load_after']} after.",
+        ]
+    )
+
+
+# -- sgf-check ----------------------------------------------------------------------------------
+
+
+def self_play(players: int, levels: list[str], seed: int) -> tuple[dict, object, BoardMap]:
+    """A finished classic game of our AIs whose corners Pentobi's rules allow: (record, final
+    state, the symmetry to Pentobi's board)."""
+    initial = state = new_game(mode="classic", players=players, scoring="advanced")
+    board_map = BoardMap()
+    actions = []
+    while not state.over:
+        seat = state.controller()
+        level = levels[seat % len(levels)]
+        action = decide(seat_view(state, seat), level=level, seed=seed * 1009 + state.ply)
+        if state.step == "setup":
+            action, _ = fit_first_piece(state, action, board_map)
+            board_map.first_piece(COLOURS[state.turn], cells_of(action["place"]))
+        state = apply(state, action)
+        actions.append(action)
+    return make_record(initial, actions, reveal=True), state, board_map
+
+
+def sgf_check_one(binary: str, books: str | None, players: int, seed: int, out: Path) -> dict:
+    record, state, board_map = self_play(players, ["casual", "beginner"], seed)
+    path = out / f"classic-{players}p-seed{seed}.blksgf"
+    path.write_text(export(record, date="2026-01-01"))
+    argv = pentobi_command(binary, players, level=1, seed=seed, books=books)
+    checks = {"players": players, "seed": seed, "file": str(path), "moves": len(record["actions"])}
+    with Gtp(argv) as gtp:
+        gtp.send(f"loadsgf {path.resolve()}")
+        board = parse_showboard(gtp.send("showboard"))
+        checks["board_matches"] = board == board_for_pentobi(state.board_rows(), board_map)
+        try:
+            checks["pentobi_final_score"] = check_final(gtp, state, players)
+            checks["score_matches"] = True
+        except ArenaError as exc:
+            checks["score_matches"] = False
+            checks["problem"] = str(exc)
+    checks["our_points"] = pentobi_points(state)
+    checks["ok"] = checks["board_matches"] and checks["score_matches"]
+    return checks
+
+
+def sgf_markdown(results: list[dict]) -> str:
+    lines = [
+        "| variant | seed | moves | board after loadsgf | final_score | Pentobi's answer |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {VARIANT[r['players']]} | {r['seed']} | {r['moves']} "
+            f"| {'same' if r['board_matches'] else 'DIFFERENT'} "
+            f"| {'same' if r['score_matches'] else 'DIFFERENT'} "
+            f"| `{r.get('pentobi_final_score', r.get('problem', ''))}` |"
+        )
+    return "\n".join(lines)
+
+
+# -- command line -------------------------------------------------------------------------------
+
+
+def binary_from_env() -> str | None:
+    binary = os.environ.get("PENTOBI_GTP", "").strip()
+    if not binary:
+        print(
+            "PENTOBI_GTP is not set: build pentobi-gtp from Pentobi's source (README, "
+            "Benchmarks) and set PENTOBI_GTP to its path",
+            file=sys.stderr,
+        )
+        return None
+    return binary
+
+
+def arena_args(argv: list[str]):
+    parser = argparse.ArgumentParser(prog="bench/pentobi_arena.py", description=__doc__)
+    parser.add_argument("--level", choices=LEVELS, default="expert")
+    parser.add_argument("--budget", type=float, help="Expert's seconds per decision")
+    parser.add_argument("--pentobi-level", type=int, default=5, choices=range(1, 10))
+    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1, help="first seed of the list")
+    parser.add_argument("--jobs", type=int, default=1, help="games at a time")
+    parser.add_argument("--books", default=os.environ.get("PENTOBI_BOOKS") or None)
+    parser.add_argument("--json", help="also write the report as JSON to this file")
+    parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.jobs < 1 or (args.budget is not None and args.budget <= 0):
+        parser.error("--games, --jobs and --budget must be positive")
+    return args
+
+
+def sgf_args(argv: list[str]):
+    parser = argparse.ArgumentParser(prog="bench/pentobi_arena.py sgf-check")
+    parser.add_argument("--games", type=int, default=2, help="games per variant")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=str(ROOT / "bench" / "out" / "pentobi_sgf"))
+    parser.add_argument("--books", default=os.environ.get("PENTOBI_BOOKS") or None)
+    parser.add_argument("--json", help="also write the results as JSON to this file")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["report"]:  # the markdown of a saved --json report, without playing
+        for path in argv[1:]:
+            print(arena_markdown(json.loads(Path(path).read_text())) + "\n")
+        return 0
+    sgf = bool(argv) and argv[0] == "sgf-check"
+    args = sgf_args(argv[1:]) if sgf else arena_args(argv)
+    binary = binary_from_env()
+    if binary is None:
+        return 2
+    if sgf:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        results = [
+            sgf_check_one(binary, args.books, players, args.seed + g, out)
+            for players in (2, 3, 4)
+            for g in range(args.games)
+        ]
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=2))
+        print(sgf_markdown(results))
+        return 0 if all(r["ok"] for r in results) else 1
+    report = run_arena(args, binary, argv)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2))
+    print(arena_markdown(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,239 @@
+"""bench/pentobi_arena.py: our AI against Pentobi over GTP, and Pentobi loading our .blksgf.
+
+Everything here runs without Pentobi: tests/ai/fake_gtp.py speaks Pentobi's GTP dialect and
+keeps Pentobi's fixed starting corners. The last test plays one real game when ``PENTOBI_GTP``
+names a built ``pentobi-gtp`` (README, "Benchmarks"), and is skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.engine import COLOURS, apply, legal_placements, new_game
+from games.engine.blksgf import PENTOBI_CORNER, SYMMETRIES
+from games.engine.pieces import parse_squares, shape_of_mask
+from games.engine.rules import placement_text
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE = Path(__file__).with_name("fake_gtp.py")
+
+
+def _load_bench():
+    spec = importlib.util.spec_from_file_location(
+        "pentobi_arena", ROOT / "bench" / "pentobi_arena.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["pentobi_arena"] = module  # the process pool pickles its functions by name
+    spec.loader.exec_module(module)
+    return module
+
+
+arena = _load_bench()
+
+
+@pytest.fixture
+def fake_gtp(tmp_path, monkeypatch):
+    """An executable ``pentobi-gtp`` stand-in, named in PENTOBI_GTP as the real one would be."""
+    script = tmp_path / "pentobi-gtp"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PENTOBI_GTP", str(script))
+    monkeypatch.delenv("PENTOBI_BOOKS", raising=False)
+    return str(script)
+
+
+# -- coordinates --------------------------------------------------------------------------------
+
+
+def test_every_symmetry_has_its_inverse():
+    cells = [(x, y) for x in range(20) for y in range(20)]
+    for i, f in enumerate(SYMMETRIES):
+        g = SYMMETRIES[arena.INVERSE[i]]
+        assert [g(*f(x, y)) for x, y in cells] == cells
+    assert sorted(arena.INVERSE) == list(range(8))
+
+
+def test_moves_round_trip_through_the_board_map():
+    board_map = arena.BoardMap()
+    board_map.first_piece("blue", [(19, 0), (18, 0)])  # our blue starts at t1
+    ours = arena.parse_move("t1,s1")
+    theirs = board_map.to_pentobi(ours)
+    assert (0, 19) in theirs  # Pentobi's blue starts at a20
+    assert sorted(board_map.from_pentobi(theirs)) == sorted(ours)
+    somewhere = arena.parse_move("k10,k11,l11")
+    assert sorted(board_map.from_pentobi(board_map.to_pentobi(somewhere))) == sorted(somewhere)
+
+
+def test_pentobis_start_points_are_the_four_corners_clockwise_from_a20():
+    named = {c: arena.format_move([PENTOBI_CORNER[c]]) for c in COLOURS}
+    assert named == {"blue": "a20", "yellow": "t20", "red": "t1", "green": "a1"}
+
+
+def test_red_must_start_opposite_blue_and_yellow_next_to_it():
+    board_map = arena.BoardMap()
+    board_map.first_piece("blue", [(0, 0)])  # our blue on a1
+    board_map.to_pentobi([(0, 0)])
+    assert arena.BoardMap().allowed_corners("blue") == sorted(arena.CORNER_CELLS)
+    assert board_map.allowed_corners("yellow") == [(0, 19), (19, 0)]  # a20 or t1: next to a1
+    assert board_map.allowed_corners("red") == [(19, 19)]  # t20: opposite a1
+    board_map.first_piece("yellow", [(19, 0)])
+    assert board_map.allowed_corners("green") == [(0, 19)]
+
+
+def test_a_mapped_piece_fixes_the_symmetry_for_the_moves_after_it():
+    """Two symmetries take a corner to a corner; once a piece that is not symmetric itself has
+    been mapped with one of them, only that one maps the next moves consistently."""
+    theirs = arena.parse_move("a20,a19,a18,b18")  # Pentobi's blue L4 on its start point
+    board_map = arena.BoardMap()
+    ours = board_map.from_pentobi(theirs)
+    assert len(board_map.left) == 1
+    assert sorted(board_map.to_pentobi(ours)) == sorted(theirs)
+    (yellow,) = board_map.allowed_corners("yellow")
+    mine = arena.BoardMap()
+    mine.first_piece("blue", [(19, 0)])
+    assert len(mine.left) == 2
+    mine.to_pentobi(arena.parse_move("t1,t2,t3,s3"))
+    assert len(mine.left) == 1 and len(mine.allowed_corners("yellow")) == 1
+    assert yellow in arena.CORNER_CELLS
+
+
+def test_a_setup_round_lands_every_first_piece_on_pentobis_start_point():
+    """Our AI may pick any free corner (R3.1): a first piece on a corner Pentobi's rules do not
+    allow is moved to one they do, as the same piece, and maps onto the colour's start point."""
+    state = new_game(mode="classic", players=2, scoring="advanced")
+    board_map = arena.BoardMap()
+    moved_any = False
+    for _ in range(4):
+        colour = COLOURS[state.turn]
+        chosen = {"place": placement_text(min(legal_placements(state)))}  # always near a1
+        action, moved = arena.fit_first_piece(state, chosen, board_map)
+        moved_any |= moved
+        piece = shape_of_mask(parse_squares(action["place"]))
+        assert piece == shape_of_mask(parse_squares(chosen["place"]))
+        cells = arena.parse_move(action["place"])
+        board_map.first_piece(colour, cells)
+        assert PENTOBI_CORNER[colour] in board_map.to_pentobi(cells)
+        state = apply(state, action)
+    assert moved_any and state.step == "place"
+
+
+def test_gtp_move_text_parses_and_formats_in_pentobis_order():
+    assert arena.parse_move("A20, b20,b19") == [(0, 19), (1, 19), (1, 18)]
+    assert arena.format_move([(1, 1), (0, 1), (2, 0), (19, 19)]) == "c1,a2,b2,t20"
+    for bad in ("", "u1", "a21", "a0", "a01", "a1,a1", "a1,a2,a3,a4,a5,a6", "pass"):
+        with pytest.raises(arena.GtpError, match="is not a move"):
+            arena.parse_move(bad)
+
+
+def test_showboard_reads_pentobis_board_text():
+    rows = ["." * 20 for _ in range(20)]
+    rows[0] = "X" + "." * 18 + "O"  # row 20: blue on a20, yellow on t20
+    rows[19] = "+" + "." * 17 + "##"  # row 1: green's empty start point, red on s1 and t1
+    text = "\n".join(
+        f"{20 - i:2d} " + " ".join(row) + ("  Blue(X): 5" if i == 0 else "")
+        for i, row in enumerate(rows)
+    )
+    text = text.replace(". # #", ".>#" + " #", 1)  # '>' marks the last move, as Pentobi does
+    board = arena.parse_showboard("\n" + text + "\n   A B C D E F G H I J K L M N O P Q R S T")
+    assert board[0] == "B" + "." * 18 + "Y"
+    assert board[19] == "." * 18 + "RR"
+    with pytest.raises(arena.GtpError, match="20 rows"):
+        arena.parse_showboard(text.split("\n", 1)[1])
+
+
+# -- GTP and the arena loop, against the fake engine ----------------------------------------------
+
+
+def test_gtp_answers_and_refusals(fake_gtp):
+    with arena.Gtp([fake_gtp, "--game", "classic_2"]) as gtp:
+        assert gtp.send("version") == "0.0-fake"
+        with pytest.raises(arena.GtpError, match="refused: illegal move"):
+            gtp.send("play 1 k10")  # blue's first piece must cover a20
+        assert gtp.send("play 1 a20") == ""
+        gtp.send("quit")
+        with pytest.raises(arena.GtpError, match="stopped|not running"):
+            gtp.send("version")
+
+
+def test_the_arena_plays_alternating_seats_against_a_gtp_engine(fake_gtp, tmp_path, capsys):
+    report_file = tmp_path / "report.json"
+    argv = ["--level", "beginner", "--pentobi-level", "3", "--games", "2", "--seed", "7"]
+    assert arena.main([*argv, "--json", str(report_file)]) == 0
+    out = capsys.readouterr().out
+    assert "beginner vs Pentobi level 3" in out and "win rate" in out
+    report = json.loads(report_file.read_text())
+    s = report["summary"]
+    assert s["games"] == 2 == s["wins"] + s["draws"] + s["losses"]
+    assert 0 <= s["win_ci95"][0] <= s["win_rate"] <= s["win_ci95"][1] <= 1
+    assert s["our_decisions"] > 20 and s["pentobi_moves"] > 20
+    assert s["our_first_pieces"] == 4 and s["corners_moved"] <= 4
+    games = report["games"]
+    assert [g["our_seat"] for g in games] == [0, 1]
+    assert [g["our_colours"] for g in games] == [["blue", "red"], ["yellow", "green"]]
+    assert [g["seed"] for g in games] == [7, 7]
+    assert report["pentobi_version"] == "0.0-fake" and not report["books"]
+    assert arena.main(["report", str(report_file)]) == 0
+    assert "beginner vs Pentobi level 3" in capsys.readouterr().out
+
+
+def test_the_arena_plays_four_players(fake_gtp):
+    args = arena.arena_args(["--level", "beginner", "--players", "4", "--games", "1"])
+    report = arena.run_arena(args, fake_gtp, [])
+    assert report["summary"]["games"] == 1 and report["games"][0]["our_colours"] == ["blue"]
+    assert len(report["games"][0]["pentobi_final_score"].split()) == 4
+
+
+def test_an_illegal_pentobi_move_stops_the_run(fake_gtp, monkeypatch):
+    monkeypatch.setenv("FAKE_GTP_ILLEGAL", "1")
+    args = arena.arena_args(["--level", "beginner", "--games", "1"])
+    with pytest.raises(
+        arena.ArenaError, match=r"Pentobi's move [a-t0-9,]+ for yellow at ply \d+: .+ \(R[0-9.]+\)"
+    ):
+        arena.run_arena(args, fake_gtp, [])
+
+
+def test_without_pentobi_gtp_it_says_so_and_exits_2(monkeypatch, capsys):
+    monkeypatch.delenv("PENTOBI_GTP", raising=False)
+    assert arena.main(["--games", "1"]) == 2
+    assert "PENTOBI_GTP is not set" in capsys.readouterr().err
+    assert arena.main(["sgf-check"]) == 2
+
+
+def test_sgf_check_compares_the_loaded_board_and_scores(fake_gtp, tmp_path, capsys):
+    assert arena.main(["sgf-check", "--games", "1", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    for variant in ("classic_2", "classic_3", "classic"):
+        assert f"| {variant} | 1 |" in out
+    assert "DIFFERENT" not in out and out.count("| same | same |") == 3
+    assert len(list(tmp_path.glob("*.blksgf"))) == 3
+
+
+def test_the_board_check_sees_a_board_under_the_wrong_symmetry():
+    _, state, board_map = arena.self_play(2, ["beginner"], seed=3)
+    assert len(board_map.left) == 1  # four corners taken: one symmetry fits
+    rows = state.board_rows()
+    right = arena.board_for_pentobi(rows, board_map)
+    assert right != rows or board_map.left == [0]
+    for i in set(range(8)) - set(board_map.left):
+        wrong = arena.BoardMap()
+        wrong.left = [i]
+        assert arena.board_for_pentobi(rows, wrong) != right
+
+
+# -- the real thing -------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not os.environ.get("PENTOBI_GTP"), reason="PENTOBI_GTP is not set")
+def test_one_game_against_the_real_pentobi():
+    args = arena.arena_args(["--level", "casual", "--pentobi-level", "1", "--games", "1"])
+    report = arena.run_arena(args, os.environ["PENTOBI_GTP"], [])
+    game = report["games"][0]
+    assert game["pentobi_version"] and game["pentobi_final_score"]
+    assert game["outcome"] in ("win", "draw", "loss") and game["plies"] > 40
