@@ -627,11 +627,13 @@ function span(ms) {
 function tickClocks() {
   const zone = (document.querySelector("[data-time-zone]") || { dataset: {} }).dataset.timeZone;
   for (const t of document.querySelectorAll("time.local-time:not([data-local])")) {
+    // In the page's language (<html lang>), not the browser's: a Japanese page says 11月24日(火).
+    const lang = document.documentElement.lang || undefined;
     const options = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
     try {
-      t.textContent = new Intl.DateTimeFormat(undefined, { ...options, timeZone: zone || undefined }).format(new Date(t.dateTime));
+      t.textContent = new Intl.DateTimeFormat(lang, { ...options, timeZone: zone || undefined }).format(new Date(t.dateTime));
     } catch (err) { // an unknown zone name: the browser's own
-      t.textContent = new Intl.DateTimeFormat(undefined, options).format(new Date(t.dateTime));
+      t.textContent = new Intl.DateTimeFormat(lang, options).format(new Date(t.dateTime));
     }
     t.dataset.local = "1";
   }
