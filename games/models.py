@@ -160,6 +160,7 @@ class Seat(models.Model):
         BEGINNER = "beginner", "Beginner"
         CASUAL = "casual", "Casual"
         EXPERT = "expert", "Expert"
+        MASTER = "master", "Master"  # correspondence games: thinks ~20 s, Celery workers only
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()  # engine seat number once the game has started

@@ -25,7 +25,7 @@ import time
 
 from games.engine import apply, new_game, score, view
 
-from . import LEVELS, decide
+from . import BENCH_LEVELS, LEVELS, decide
 from .expert import DEFAULT_BUDGET
 
 
@@ -166,8 +166,9 @@ def parse_args(argv: list[str]):
     if len(args.seats) != args.players:
         parser.error(f"--seats needs {args.players} levels, one per seat")
     for level in args.seats:
-        if level not in LEVELS:
-            parser.error(f"unknown level {level!r}: pick among {', '.join(LEVELS)}")
+        if level not in LEVELS + BENCH_LEVELS:
+            known = ", ".join(LEVELS + BENCH_LEVELS)
+            parser.error(f"unknown level {level!r}: pick among {known}")
     if args.games < 1 or args.budget <= 0:
         parser.error("--games and --budget must be positive")
     return args

@@ -33,6 +33,7 @@ from games.engine.rules import placement_text
 from .determinize import determinize
 from .evaluate import EvalParams, seat_weights, static_eval
 from .players import PLACE_STEPS, Casual, warp_options
+from .search import INF, Evaluator, OutOfBudget, Searcher, SearchParams
 
 __all__ = ["DEFAULT_BUDGET", "ExpertParams", "expert_action", "play_turn"]
 
@@ -40,10 +41,14 @@ DEFAULT_BUDGET = 2.0
 
 
 class ExpertParams:
-    wide = 40  # placements re-ranked by the static evaluation (with a 2 s budget; pro rata)
+    wide = 40  # placements searched (with a 2 s budget; pro rata)
     first = 6  # candidates simulated in the first round (shuffle)
     horizon = 3  # turns played by Casual after the seat's own turn
     eval = EvalParams
+    search = SearchParams
+    budget_share = 0.9  # of the budget spent searching (the rest: margin for the p95)
+    nodes_per_sim = 40  # with max_sims: the search's node budget per "simulation"
+    root_keep = (40, 16, 10, 8, 6, 5, 4)  # root candidates searched at each depth
 
 
 def _turn_over(before_turn: int, action: dict, s) -> bool:
@@ -143,7 +148,7 @@ def expert_action(
     params=ExpertParams,
 ) -> dict:
     """Expert's action for the decision in ``seat_view`` (``state`` is a determinization of it)."""
-    deadline = time.perf_counter() + budget
+    deadline = time.perf_counter() + budget * params.budget_share
     seat = seat_view["seat"]
     actions = legal_actions(state)
     if len(actions) == 1:
@@ -152,64 +157,151 @@ def expert_action(
     fallback = casual.action(state)
     if time.perf_counter() >= deadline:
         return fallback
+    if state.step in PLACE_STEPS:
+        wide = max(6, min(params.wide, round(budget * params.wide / 2)))
+        if max_sims is not None:
+            wide = min(wide, max(6, 3 * max_sims))
+        max_nodes = None if max_sims is None else params.nodes_per_sim * max_sims
+        return search_placement(state, seat, casual, deadline, wide, max_nodes, params)
+    return _simulated_choice(seat_view, state, rng, casual, fallback, deadline, budget, max_sims)
 
-    spent = [0.0]  # time spent in simulations so far
 
-    def out_of_budget(sims: int) -> bool:
-        """No time for another simulation (judged by the mean so far), or max_sims reached."""
-        if max_sims is not None and sims >= max_sims:
+class _Clock:
+    """Simulations under a deadline (judged by their mean time so far) and a count."""
+
+    def __init__(self, deadline: float, max_sims: int | None):
+        self.deadline = deadline
+        self.max_sims = max_sims
+        self.spent = 0.0
+        self.sims = 0
+
+    def out(self) -> bool:
+        if self.max_sims is not None and self.sims >= self.max_sims:
             return True
-        expected = 0.75 * spent[0] / sims if sims else 0.0
-        return time.perf_counter() + expected >= deadline
+        expected = 0.75 * self.spent / self.sims if self.sims else 0.0
+        return time.perf_counter() + expected >= self.deadline
 
+    def run(self, det, action: dict, seat: int, params) -> float:
+        began = time.perf_counter()
+        value = simulate(det, action, seat, params)
+        self.sims += 1
+        self.spent += time.perf_counter() - began
+        return value
+
+
+def _simulated_choice(seat_view, state, rng, casual, fallback, deadline, budget, max_sims):
+    """Cards, kept cards, colours, Recycle and Warp: candidates simulated in rounds over fresh
+    samples of the hidden cards, the worst dropped after each round (successive rejects)."""
+    params = ExpertParams
+    seat = seat_view["seat"]
+    clock = _Clock(deadline, max_sims)
     stop = time.perf_counter() + 0.4 * (deadline - time.perf_counter())
-    # Re-rank as many placements as the budget affords (a fixed number for a given budget and
-    # max_sims, so that a search bounded by max_sims repeats; the clock is only a safety net).
     wide = max(6, min(params.wide, round(budget * params.wide / 2)))
-    if max_sims is not None:
-        wide = min(wide, max(6, 3 * max_sims))
     candidates = _ranked_candidates(state, seat, casual, params, stop, wide)
     if fallback not in candidates:
         candidates.insert(0, fallback)
-    if len(candidates) == 1 or out_of_budget(0):
+    if len(candidates) == 1 or clock.out():
         return candidates[0] if len(candidates) == 1 else fallback
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
-    sims = 0
-    if state.mode == "classic":  # nothing hidden: one simulation per candidate says it all
-        for i in range(len(candidates)):
-            if out_of_budget(sims):
+    alive = list(range(min(len(candidates), max(params.first, 2))))
+    det = state
+    while alive and not clock.out():
+        for i in alive:
+            if clock.out():
                 break
-            began = time.perf_counter()
-            totals[i] = simulate(state, candidates[i], seat, params)
-            counts[i] = 1
-            sims += 1
-            spent[0] += time.perf_counter() - began
-    else:
-        alive = list(range(min(len(candidates), max(params.first, 2))))
-        det = state
-        while alive and not out_of_budget(sims):
-            done_round = True
-            for i in alive:
-                if out_of_budget(sims):
-                    done_round = False
-                    break
-                began = time.perf_counter()
-                totals[i] += simulate(det, candidates[i], seat, params)
-                counts[i] += 1
-                sims += 1
-                spent[0] += time.perf_counter() - began
-            if not done_round:
-                break
+            totals[i] += clock.run(det, candidates[i], seat, params)
+            counts[i] += 1
+        else:
             if len(alive) > 2:
                 worst = min(alive, key=lambda i: (totals[i] / counts[i], -i))
                 alive.remove(worst)
             det = determinize(seat_view, rng)
-    if state.mode == "classic":
-        pool = [i for i in range(len(candidates)) if counts[i]]
-    else:
-        pool = [i for i in alive if counts[i]]  # the survivors of the successive rejects
+            continue
+        break
+    pool = [i for i in alive if counts[i]]  # the survivors of the successive rejects
     if not pool:
         return fallback
-    best = max(pool, key=lambda i: (totals[i] / counts[i], -i))
-    return candidates[best]
+    return candidates[max(pool, key=lambda i: (totals[i] / counts[i], -i))]
+
+
+# -- placements: a tree search ------------------------------------------------------------
+
+
+def seating(s) -> list[list[int]]:
+    """Every seat's colours (R2.2-R2.4)."""
+    return [s.seat_colours(p) for p in range(s.players)]
+
+
+class _Root:
+    __slots__ = ("action", "after", "quick", "value")
+
+    def __init__(self, action, after, quick):
+        self.action, self.after, self.quick, self.value = action, after, quick, -INF
+
+
+def _roots(s, casual: Casual, wide: int) -> list[_Root]:
+    """The ``wide`` best placements by Casual's score, each with the state after the turn."""
+    out = []
+    for quick, value in casual.scored_placements(s)[:wide]:
+        action = {"place": placement_text(value)}
+        after = apply(s, action)
+        if after.step == "place_second" and after.turn == s.turn and not after.over:
+            after = play_turn(after, _casual_policy(False))  # Double Play's second piece
+        out.append(_Root(action, after, quick))
+    return out
+
+
+def _root_value(searcher: Searcher, root: _Root, depth: int, alpha: float) -> float:
+    after = root.after
+    ev = searcher.ev
+    if after.over:
+        return ev.final(after.supply)
+    colour = after.turn
+    values, _ = ev.moves(after.boards[colour], after.occupied, after.supply[colour])
+    if not values:  # a colour without placement passes (the engine moves on by itself)
+        colour, values = searcher.next_mover(after.boards, after.supply, colour)
+    return searcher.value(after.boards, after.supply, colour, values, 1, depth, alpha, INF)
+
+
+def search_placement(s, seat, casual, deadline, wide, max_nodes, params=ExpertParams) -> dict:
+    """The placement chosen by iterative deepening over the best ``wide`` candidates."""
+    roots = _roots(s, casual, wide)
+    if len(roots) == 1:
+        return roots[0].action
+    evaluator = Evaluator(
+        seat, seating(s), shuffle2=s.mode == "shuffle" and s.players == 2, params=params.search
+    )
+    searcher = Searcher(
+        evaluator,
+        direction=roots[0].after.direction,
+        deadline=deadline,
+        max_nodes=max_nodes,
+        params=params.search,
+    )
+    best = roots[0]
+    for depth, keep in enumerate(params.root_keep):
+        found, finished = _iteration(searcher, roots[:keep], depth)
+        best = found or best
+        if not finished:
+            break
+        roots.sort(key=lambda r: -r.value)
+    return best.action
+
+
+def _iteration(searcher: Searcher, roots: list[_Root], depth: int) -> tuple[_Root | None, bool]:
+    """One iteration at ``depth`` plies below the root children: (best root, finished).
+
+    Out of budget in the middle, the roots searched so far still count: the previous best is
+    searched first, so the answer is never worse than the last finished iteration's."""
+    alpha = -INF
+    best = None
+    for root in roots:
+        try:
+            value = _root_value(searcher, root, depth, alpha)
+        except OutOfBudget:
+            return best, False
+        root.value = value + 0.01 * root.quick  # the order of the next iteration
+        if best is None or value > alpha:  # a value <= alpha is only a bound (alpha-beta)
+            best, alpha = root, value
+    return best, True
