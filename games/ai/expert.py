@@ -49,6 +49,7 @@ class ExpertParams:
     budget_share = 0.9  # of the budget spent searching (the rest: margin for the p95)
     nodes_per_sim = 40  # with max_sims: the search's node budget per "simulation"
     root_keep = (40, 16, 10, 8, 6, 5, 4)  # root candidates searched at each depth
+    turn_roots = 6  # placements tried after a card (or other choice) in a simulated turn
 
 
 def _turn_over(before_turn: int, action: dict, s) -> bool:
@@ -183,10 +184,35 @@ class _Clock:
 
     def run(self, det, action: dict, seat: int, params) -> float:
         began = time.perf_counter()
-        value = simulate(det, action, seat, params)
+        value = simulate_turn(det, action, seat, params)
         self.sims += 1
         self.spent += time.perf_counter() - began
         return value
+
+
+def simulate_turn(det, action: dict, seat: int, params=ExpertParams) -> float:
+    """The value for ``seat`` of ``action`` in the determinization ``det``: the rest of the turn
+    is completed by Casual up to its placement, the placement is the best of ``turn_roots``
+    candidates by the search's leaf value (rollouts, then the evaluation)."""
+    colour = det.turn
+    s = apply(det, action)
+    casual = Casual(det.controller())
+    for _ in range(8):  # Draw 2's kept card, Wild's colour, Recycle, Warp: a few steps at most
+        if s.over or s.turn != colour or s.step in PLACE_STEPS:
+            break
+        s = apply(s, casual.action(s))
+    evaluator = Evaluator(seat, seating(s), shuffle2=s.mode == "shuffle" and s.players == 2)
+    evaluator.params = params.search
+    if s.over or s.turn != colour or s.step not in PLACE_STEPS:
+        return _root_value(
+            Searcher(evaluator, direction=s.direction, params=params.search),
+            _Root(None, s, 0.0),
+            0,
+            -INF,
+        )
+    roots = _roots(s, Casual(seat) if s.controller() == seat else casual, params.turn_roots)
+    searcher = Searcher(evaluator, direction=roots[0].after.direction, params=params.search)
+    return max(_root_value(searcher, root, 0, -INF) for root in roots)
 
 
 def _simulated_choice(seat_view, state, rng, casual, fallback, deadline, budget, max_sims):

@@ -243,9 +243,8 @@ class Searcher:
     def leaf(self, boards, supply, colour, values) -> float:
         """A leaf's value: ``rollout`` greedy colour moves, then the evaluation."""
         for _ in range(self.params.rollout):
-            scores = quick_scores(boards, colour, values, self.weights_of[colour], self.params)
-            best = max(range(len(values)), key=lambda i: (scores[i], -values[i]))
-            boards, supply = play(boards, supply, colour, values[best])
+            best = best_quick(boards, colour, values, self.weights_of[colour], self.params)
+            boards, supply = play(boards, supply, colour, best)
             colour, values = self.next_mover(boards, supply, colour)
             if colour is None:
                 return self.ev.final(supply)
@@ -288,32 +287,66 @@ def play(boards, supply, colour: int, value: int) -> tuple[list[int], list[int]]
     return b, s
 
 
-def quick_scores(boards, colour: int, values: list[int], w: list[float], p) -> list[float]:
-    """One-step scores of ``colour``'s placements for the player moving it (weights ``w``)."""
+_GEOMETRY: dict[int, tuple[int, int, int, int]] = {}
+
+
+def _geometry(v: int) -> tuple[int, int, int, int]:
+    """(squares, squares and their side neighbours, corner squares, size) of a placement."""
+    m = v & BOARD
+    adj_m = _adj(m)
+    found = _GEOMETRY[v] = (m, m | adj_m, _diag(m) & ~adj_m & ~m, m.bit_count())
+    return found
+
+
+def _scoring_masks(boards, colour: int, w: list[float]):
+    """What a placement of ``colour`` is scored against: (free squares where a new corner
+    counts, the colour's own corners, corners of the mover's other colours, of opponents)."""
     occ = boards[0] | boards[1] | boards[2] | boards[3]
     own = boards[colour]
     adj_own = _adj(own)
     mine = (_diag(own) & ~adj_own & ~occ) if own else (CORNERS & ~occ)
-    others = []
+    friends = rivals = 0
     for k in range(4):
         if k != colour and w[k]:
             b = boards[k]
             a = (_diag(b) & ~_adj(b) & ~occ) if b else (CORNERS & ~occ)
-            others.append((a, w[k] * p.block))
-    anchor, big = p.anchor, p.size_bonus
-    empty = not own
-    wc = w[colour] or 1.0
+            if w[k] > 0:
+                friends |= a
+            else:
+                rivals |= a
+    return BOARD & ~(adj_own | occ | mine), mine, friends, rivals
+
+
+def quick_scores(boards, colour: int, values: list[int], w: list[float], p) -> list[float]:
+    """One-step scores of ``colour``'s placements for the player moving it (weights ``w``: +1
+    for the mover's colours, -1 for opponents, 0 for the shared colour): squares (a bonus for
+    five), corners won and lost, corners of opponents covered and of the mover's others."""
+    free, mine, friends, rivals = _scoring_masks(boards, colour, w)
+    anchor, big, block = p.anchor, p.size_bonus, p.block
+    geometry = _GEOMETRY
+    lost_all = mine.bit_count() if not boards[colour] else None
     out = []
     append = out.append
     for v in values:
-        m = v & BOARD
-        size = m.bit_count()
-        adj_m = _adj(m)
-        gained = (_diag(m) & ~(adj_own | adj_m) & ~(occ | m) & ~mine).bit_count()
-        lost = mine.bit_count() if empty else (mine & (m | adj_m)).bit_count()
-        score = wc * (size + (big if size == 5 else 0.0) + anchor * (gained - lost))
-        for a, wk in others:
-            if a & m:
-                score -= wk * (a & m).bit_count()
+        g = geometry.get(v) or _geometry(v)
+        m, near, corners, size = g
+        lost = lost_all if lost_all is not None else (mine & near).bit_count()
+        score = size + (big if size == 5 else 0.0) + anchor * ((corners & free).bit_count() - lost)
+        if rivals & m:
+            score += block * (rivals & m).bit_count()
+        if friends & m:
+            score -= block * (friends & m).bit_count()
         append(score)
     return out
+
+
+_FIVES = sum(1 << (PIECE_SHIFT + i) for i, n in enumerate(SIZE_OF) if n == 5)
+
+
+def best_quick(boards, colour: int, values: list[int], w: list[float], p) -> int:
+    """The placement with the best ``quick_scores`` score (the first of equals), looked for
+    among the five-square pieces while there are any (rollouts: a fast approximation)."""
+    fives = [v for v in values if v & _FIVES]
+    values = fives or values
+    scores = quick_scores(boards, colour, values, w, p)
+    return values[scores.index(max(scores))]
