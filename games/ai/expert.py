@@ -201,8 +201,7 @@ def simulate_turn(det, action: dict, seat: int, params=ExpertParams) -> float:
         if s.over or s.turn != colour or s.step in PLACE_STEPS:
             break
         s = apply(s, casual.action(s))
-    evaluator = Evaluator(seat, seating(s), shuffle2=s.mode == "shuffle" and s.players == 2)
-    evaluator.params = params.search
+    evaluator = make_evaluator(s, seat, params)
     if s.over or s.turn != colour or s.step not in PLACE_STEPS:
         return _root_value(
             Searcher(evaluator, direction=s.direction, params=params.search),
@@ -290,14 +289,22 @@ def _root_value(searcher: Searcher, root: _Root, depth: int, alpha: float) -> fl
     return searcher.value(after.boards, after.supply, colour, values, 1, depth, alpha, INF)
 
 
+def make_evaluator(s, seat: int, params=ExpertParams) -> Evaluator:
+    return Evaluator(
+        seat,
+        seating(s),
+        shuffle2=s.mode == "shuffle" and s.players == 2,
+        advanced=s.scoring == "advanced",
+        params=params.search,
+    )
+
+
 def search_placement(s, seat, casual, deadline, wide, max_nodes, params=ExpertParams) -> dict:
     """The placement chosen by iterative deepening over the best ``wide`` candidates."""
     roots = _roots(s, casual, wide)
     if len(roots) == 1:
         return roots[0].action
-    evaluator = Evaluator(
-        seat, seating(s), shuffle2=s.mode == "shuffle" and s.players == 2, params=params.search
-    )
+    evaluator = make_evaluator(s, seat, params)
     searcher = Searcher(
         evaluator,
         direction=roots[0].after.direction,

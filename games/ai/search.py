@@ -30,6 +30,8 @@ from games.engine.pieces import shift_adjacent as _adj
 from games.engine.pieces import shift_diagonal as _diag
 from games.engine.rules import placements_covering
 
+from .evaluate import CENTRE_12
+
 __all__ = ["Evaluator", "OutOfBudget", "SearchParams", "Searcher"]
 
 INF = float("inf")
@@ -53,6 +55,7 @@ class SearchParams:
     anchor = 0.7  # ordering: per corner won / lost
     block = 0.5  # ordering: per opponent corner covered
     size_bonus = 1.0  # ordering: a piece of five squares
+    centre = 1.0  # ordering: per square in the board's middle 12 x 12, early (fading)
 
 
 class OutOfBudget(Exception):
@@ -71,8 +74,18 @@ def _sum_of(table: list, supply: int) -> float:
 class Evaluator:
     """Leaf values for one seat, with the game's seating (who owns which colour)."""
 
-    def __init__(self, seat: int, seats: list[list[int]], *, shuffle2: bool, params=SearchParams):
+    def __init__(
+        self,
+        seat: int,
+        seats: list[list[int]],
+        *,
+        shuffle2: bool,
+        advanced: bool = False,
+        params=SearchParams,
+    ):
         self.seat = seat
+        # A colour that places all its pieces: R8.4's +15 with the advanced scoring.
+        self.finished = params.finished + (15.0 if advanced else 0.0)
         self.seats = seats  # colours of every seat (the shared colour belongs to nobody)
         self.shuffle2 = shuffle2  # two players in Shuffle mode: a player's worse colour counts
         self.params = params
@@ -129,7 +142,7 @@ class Evaluator:
                 value += p.mobility * math.sqrt(counts[c]) + p.reach * reaches[c].bit_count()
                 value += p.exclusive * (reaches[c] & ~others).bit_count()
             elif not supply[c]:
-                value += p.finished
+                value += self.finished
             out[c] = value
         return out
 
@@ -165,7 +178,7 @@ class Evaluator:
         for c in self.scored:
             values[c] = float(TOTAL - _sum_of(SIZE_OF, supply[c]))
             if not supply[c]:
-                values[c] += self.params.finished
+                values[c] += self.finished
         per_seat = self.seat_values(values)
         margin = self.margin(per_seat)
         best_other = max(v for k, v in enumerate(per_seat) if k != self.seat)
@@ -323,6 +336,9 @@ def quick_scores(boards, colour: int, values: list[int], w: list[float], p) -> l
     five), corners won and lost, corners of opponents covered and of the mover's others."""
     free, mine, friends, rivals = _scoring_masks(boards, colour, w)
     anchor, big, block = p.anchor, p.size_bonus, p.block
+    occupied = (boards[0] | boards[1] | boards[2] | boards[3]).bit_count()
+    early = max(0.0, 1.0 - occupied / 100.0) * p.centre  # ~24 pieces, as Casual's
+    middle = CENTRE_12 if early else 0
     geometry = _GEOMETRY
     lost_all = mine.bit_count() if not boards[colour] else None
     out = []
@@ -336,6 +352,8 @@ def quick_scores(boards, colour: int, values: list[int], w: list[float], p) -> l
             score += block * (rivals & m).bit_count()
         if friends & m:
             score -= block * (friends & m).bit_count()
+        if middle & m:
+            score += early * (middle & m).bit_count()
         append(score)
     return out
 
