@@ -1,12 +1,16 @@
 """Arena: AI levels play each other; win rates, mean scores and time per decision.
 
     python -m games.ai.arena --mode shuffle --players 2 --games 40 --seats expert,casual \
-        [--budget 2] [--seed 1] [--scoring basic] [--json] [--progress]
+        [--budget 2] [--seed 1] [--opening 4] [--scoring basic] [--json] [--progress]
 
 ``--seats`` names one level per seat (seat 0 first). Between games the levels rotate one seat to
 the right, so that every level plays every seat (and blue's first move) equally often. Each game
 is seeded from ``--seed`` (the decks and every AI decision), so a run repeats exactly as long as
 Expert's search is bounded by work rather than time.
+
+``--opening N``: the first N decisions of every game are Beginner's (random, seeded), and the
+games of one rotation replay the same start (decks and moves) with the seats rotated: without it
+two classic games between the same levels in the same seats differ only by timing.
 
 Every decision is taken from the deciding seat's view only (``decide(view(state, seat))``).
 Wins: a player alone in first place wins 1; players sharing first place share the win (a
@@ -67,16 +71,19 @@ def play_game(
     seed: int,
     budget: float | None,
     times: dict[str, list[float]],
+    opening: int = 0,
 ) -> dict:
-    """One game; ``levels[seat]`` plays ``seat``. Returns the engine's score dict."""
+    """One game; ``levels[seat]`` plays ``seat``, after ``opening`` decisions by Beginner.
+    Returns the engine's score dict."""
     state = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
     while not state.over:
         seat = state.controller()
-        level = levels[seat]
+        level = "beginner" if state.ply < opening else levels[seat]
         seat_view = view(state, seat)
         start = time.perf_counter()
         action = decide(seat_view, level=level, seed=seed * 1009 + state.ply, budget=budget)
-        times[level].append(time.perf_counter() - start)
+        if state.ply >= opening:
+            times[level].append(time.perf_counter() - start)
         state = apply(state, action)
     return score(state)
 
@@ -111,9 +118,11 @@ def run(args) -> dict:
             mode=args.mode,
             players=args.players,
             scoring=args.scoring,
-            seed=args.seed * 100_003 + g,
+            # With an opening, the n games of a rotation replay one start (decks and moves).
+            seed=args.seed * 100_003 + (g // n if args.opening else g),
             budget=args.budget,
             times=times,
+            opening=args.opening,
         )
         if len(pair) == 2:
             share = pair_share(levels, result, pair[0], pair[1])
@@ -135,6 +144,7 @@ def run(args) -> dict:
         "seats": seats,
         "budget": args.budget,
         "seed": args.seed,
+        "opening": args.opening,
         "levels": {},
     }
     if head_to_head:
@@ -206,6 +216,12 @@ def parse_args(argv: list[str]):
         f"Master {MASTER_BUDGET})",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--opening",
+        type=int,
+        default=0,
+        help="decisions played by Beginner first (random starts; classic games differ by them)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)

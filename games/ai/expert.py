@@ -1,26 +1,28 @@
-"""Expert: a search over whole turns with sampled hidden cards, within a time budget.
+"""Expert: a tree search for placements, simulations over sampled hidden cards for the rest.
 
-For the decision at hand:
+For the decision at hand (``state`` is a determinization of the seat's view: hidden cards are
+sampled, determinize.py):
 
 1. Casual's choice is computed first: it is the answer if time runs short.
-2. The legal actions are ranked. Placements (and Recycle / Warp choices) are pre-scored by
-   Casual's one-step score, and the best ``wide`` of them re-ranked by the static evaluation of
-   the position after them (mobility, reach, squares placed; evaluate.py). Cards, kept cards and
-   declared colours are few and all kept.
-3. Each candidate is simulated: it is applied to a determinized state (hidden cards sampled from
-   the seat's view), the rest of the turn is completed by Casual (a Draw 2's drawn cards, Wild's
-   colour, Double Play's second piece, …), then ``horizon`` further turns are played by Casual for
-   whoever controls them (each with their own sampled hand), and the position is scored by the
-   static evaluation from the seat's point of view.
-4. Without hidden information (classic mode) a simulation is exact for its rollout policy, so
-   time goes into more candidates, down the ranked list. With cards, the best ``first`` (6)
-   candidates are simulated in rounds: each round draws one new sample of the hidden cards for
-   all live candidates (common random numbers), and after each round the worst live candidate
-   is dropped (successive rejects) while more than two remain; the best mean wins.
+2. Placements (every decision of classic mode; Shuffle's after the card): the best ``wide``
+   placements by Casual's one-step score are the root's children, each applied by the engine
+   (so the card's effect holds; Double Play's second piece is Casual's). Iterative deepening
+   (search.py) over colour moves on bare bitboards: at depth 0 every child is valued by greedy
+   rollouts of ``SearchParams.rollout`` colour moves and the static evaluation; each further
+   iteration searches the best ``root_keep[depth]`` children one colour move deeper, with
+   alpha-beta, the seat's colours maximising and every other colour minimising. An unfinished
+   iteration counts for the children it searched (the previous best first).
+3. Cards, kept cards, declared colours, Recycle and Warp: a handful of candidates (ranked as
+   Casual ranks them), simulated in rounds; each round draws a new sample of the hidden cards
+   for every live candidate (common random numbers); a simulation applies the candidate,
+   completes the turn's other choices with Casual up to its placement, and takes the best of
+   ``turn_roots`` placements by the search's depth-0 value. After each round the worst live
+   candidate is dropped (successive rejects) while more than two remain; the best mean wins.
 
-The budget is wall-clock time (``budget`` seconds, default ``DEFAULT_BUDGET``) and, optionally, a
-number of simulations (``max_sims``): with ``max_sims`` reached first, the choice depends on the
-view and the seed only.
+The budget is wall-clock time (``budget`` seconds, default ``DEFAULT_BUDGET``; ``budget_share``
+of it is used, the rest is the margin for the p95) and, optionally, ``max_sims``: it bounds the
+simulations (cards) and the search's nodes (``nodes_per_sim`` each), and with it reached first
+the choice depends on the view and the seed only.
 """
 
 from __future__ import annotations

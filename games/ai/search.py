@@ -56,6 +56,7 @@ class SearchParams:
     block = 0.5  # ordering: per opponent corner covered
     size_bonus = 1.0  # ordering: a piece of five squares
     centre = 1.0  # ordering: per square in the board's middle 12 x 12, early (fading)
+    rollout_fives = True  # rollouts look at five-square pieces only while there are any
 
 
 class OutOfBudget(Exception):
@@ -364,7 +365,7 @@ _FIVES = sum(1 << (PIECE_SHIFT + i) for i, n in enumerate(SIZE_OF) if n == 5)
 def best_quick(boards, colour: int, values: list[int], w: list[float], p) -> int:
     """The placement with the best ``quick_scores`` score (the first of equals), looked for
     among the five-square pieces while there are any (rollouts: a fast approximation)."""
-    fives = [v for v in values if v & _FIVES]
-    values = fives or values
+    if p.rollout_fives:
+        values = [v for v in values if v & _FIVES] or values
     scores = quick_scores(boards, colour, values, w, p)
     return values[scores.index(max(scores))]
