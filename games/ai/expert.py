@@ -43,14 +43,15 @@ DEFAULT_BUDGET = 2.0
 
 
 class ExpertParams:
-    wide = 40  # placements searched (with a 2 s budget; pro rata)
+    wide = 60  # placements searched (the root's children, by Casual's score)
+    card_wide = 40  # Recycle and Warp options ranked by the evaluation (2 s budget; pro rata)
     first = 6  # candidates simulated in the first round (shuffle)
     horizon = 3  # turns played by Casual after the seat's own turn
     eval = EvalParams
     search = SearchParams
     budget_share = 0.9  # of the budget spent searching (the rest: margin for the p95)
     nodes_per_sim = 40  # with max_sims: the search's node budget per "simulation"
-    root_keep = (40, 16, 10, 8, 6, 5, 4)  # root candidates searched at each depth
+    root_keep = (60, 16, 10, 8, 6, 5, 4)  # root candidates searched at each depth
     turn_roots = 6  # placements tried after a card (or other choice) in a simulated turn
 
 
@@ -161,9 +162,7 @@ def expert_action(
     if time.perf_counter() >= deadline:
         return fallback
     if state.step in PLACE_STEPS:
-        wide = max(6, min(params.wide, round(budget * params.wide / 2)))
-        if max_sims is not None:
-            wide = min(wide, max(6, 3 * max_sims))
+        wide = params.wide if max_sims is None else min(params.wide, max(6, 3 * max_sims))
         max_nodes = None if max_sims is None else params.nodes_per_sim * max_sims
         return search_placement(state, seat, casual, deadline, wide, max_nodes, params)
     return _simulated_choice(seat_view, state, rng, casual, fallback, deadline, budget, max_sims)
@@ -223,7 +222,9 @@ def _simulated_choice(seat_view, state, rng, casual, fallback, deadline, budget,
     seat = seat_view["seat"]
     clock = _Clock(deadline, max_sims)
     stop = time.perf_counter() + 0.4 * (deadline - time.perf_counter())
-    wide = max(6, min(params.wide, round(budget * params.wide / 2)))
+    wide = max(6, min(params.card_wide, round(budget * params.card_wide / 2)))
+    if max_sims is not None:
+        wide = min(wide, max(6, 3 * max_sims))
     candidates = _ranked_candidates(state, seat, casual, params, stop, wide)
     if fallback not in candidates:
         candidates.insert(0, fallback)
