@@ -55,7 +55,7 @@ class SearchParams:
     anchor = 0.7  # ordering: per corner won / lost
     block = 0.5  # ordering: per opponent corner covered
     size_bonus = 1.0  # ordering: a piece of five squares
-    centre = 1.0  # ordering: per square in the board's middle 12 x 12, early (fading)
+    centre = 0.0  # ordering: per square in the board's middle 12 x 12, early (fading); 0: off
     rollout_fives = True  # rollouts look at five-square pieces only while there are any
 
 
