@@ -14,8 +14,10 @@ Play…).
 * Values: for the deciding seat, its colours maximise and every other colour minimises
   ("paranoid"); leaves get ``Evaluator.value``: squares placed, a premium for large pieces
   while the board is open, mobility (sqrt of the legal placements), reach (free squares the
-  next piece could cover) and exclusive reach (reach no opponent shares), combined per player
-  as the scoring combines colours (R8.3).
+  next piece could cover) and, weighted 0 by default (measured worse at 0.15), exclusive reach
+  (reach no opponent shares), combined per player as the scoring combines colours (R8.3). A
+  leaf is first played on by ``rollout`` greedy colour moves (one-step scores, five-square
+  pieces first), as the frozen Expert's simulations do.
 * Iterative deepening under a deadline and a node budget: an unfinished iteration still counts
   for the root moves it searched (the previous best is always searched first).
 """
