@@ -43,7 +43,8 @@ DEFAULT_BUDGET = 2.0
 
 
 class ExpertParams:
-    wide = 60  # placements searched (the root's children, by Casual's score) at 6 s and more
+    wide = 400  # placements searched (the root's children, by Casual's score) at 4 s and more
+    rerank = 40  # the best children by Casual's score re-ranked by the static evaluation
     card_wide = 40  # Recycle and Warp options ranked by the evaluation (2 s budget; pro rata)
     first = 6  # candidates simulated in the first round (shuffle)
     horizon = 3  # turns played by Casual after the seat's own turn
@@ -51,7 +52,7 @@ class ExpertParams:
     search = SearchParams
     budget_share = 0.9  # of the budget spent searching (the rest: margin for the p95)
     nodes_per_sim = 40  # with max_sims: the search's node budget per "simulation"
-    root_keep = (60, 16, 10, 8, 6, 5, 4)  # root candidates searched at each depth
+    root_keep = (400, 12, 8, 6, 5, 4)  # root candidates searched at each depth
     turn_roots = 6  # placements tried after a card (or other choice) in a simulated turn
 
 
@@ -162,8 +163,8 @@ def expert_action(
     if time.perf_counter() >= deadline:
         return fallback
     if state.step in PLACE_STEPS:
-        # Few children searched deep beat many searched shallow (0.5 s: 8; 2 s: 20; 20 s: 60).
-        wide = max(8, min(params.wide, round(params.wide * budget / 6)))
+        # As many children as the budget affords a rollout each (0.5 s: 50; 2 s: 200; 4 s: all).
+        wide = max(8, min(params.wide, round(params.wide * budget / 4)))
         if max_sims is not None:
             wide = min(wide, max(6, 3 * max_sims))
         max_nodes = None if max_sims is None else params.nodes_per_sim * max_sims
@@ -318,6 +319,7 @@ def search_placement(s, seat, casual, deadline, wide, max_nodes, params=ExpertPa
         max_nodes=max_nodes,
         params=params.search,
     )
+    _rerank(roots, evaluator, params.rerank)
     best = roots[0]
     for depth, keep in enumerate(params.root_keep):
         found, finished = _iteration(searcher, roots[:keep], depth)
@@ -326,6 +328,22 @@ def search_placement(s, seat, casual, deadline, wide, max_nodes, params=ExpertPa
             break
         roots.sort(key=lambda r: -r.value)
     return best.action
+
+
+def _rerank(roots: list[_Root], evaluator: Evaluator, n: int) -> None:
+    """Order the first ``n`` children by the static evaluation of the position after them (as
+    the frozen Expert ranks its candidates); the others stay in Casual's order after them."""
+    head = roots[:n]
+    for root in head:
+        after = root.after
+        value = (
+            evaluator.final(after.supply)
+            if after.over
+            else evaluator.value(after.boards, after.supply)
+        )
+        root.value = value + 0.01 * root.quick
+    head.sort(key=lambda r: -r.value)
+    roots[:n] = head
 
 
 def _iteration(searcher: Searcher, roots: list[_Root], depth: int) -> tuple[_Root | None, bool]:
