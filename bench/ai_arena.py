@@ -58,8 +58,9 @@ SUITE: dict[str, tuple[list[str], str]] = {
         ARGS("--mode shuffle --players 2 --games 2 --seats expert,casual --budget 2 --seed 7"),
         "Expert at its default 2 s budget (time per decision), shuffle",
     ),
-    # Issue #12: the searching Expert against the frozen one (games/ai/baseline.py), from random
-    # starts (--opening 4: Beginner's first four decisions, replayed with the seats swapped).
+    # Issue #12: the searching Expert against the frozen one (games/ai/baseline.py). Shuffle
+    # games differ by their decks; classic games only by timing, so they start at random
+    # (--opening 4: Beginner's four setup pieces, replayed with the seats swapped).
     "expert-baseline-classic": (
         ARGS(
             "--mode classic --players 2 --games 20 --seats expert,baseline --budget 0.5 "
@@ -68,16 +69,13 @@ SUITE: dict[str, tuple[list[str], str]] = {
         "Issue #12: Expert vs the frozen Expert (both 0.5 s), classic, two players",
     ),
     "expert-baseline-shuffle2": (
-        ARGS(
-            "--mode shuffle --players 2 --games 20 --seats expert,baseline --budget 0.5 "
-            "--opening 4 --seed 1"
-        ),
+        ARGS("--mode shuffle --players 2 --games 20 --seats expert,baseline --budget 0.5 --seed 1"),
         "Issue #12: Expert vs the frozen Expert (both 0.5 s), shuffle, two players",
     ),
     "expert-baseline-shuffle4": (
         ARGS(
             "--mode shuffle --players 4 --games 12 --seats expert,baseline,expert,baseline "
-            "--budget 0.5 --opening 4 --seed 1"
+            "--budget 0.5 --seed 1"
         ),
         "Issue #12: Expert vs the frozen Expert (both 0.5 s), shuffle, four players",
     ),
