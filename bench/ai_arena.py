@@ -74,7 +74,7 @@ SUITE: dict[str, tuple[list[str], str]] = {
     ),
     "expert-baseline-shuffle4": (
         ARGS(
-            "--mode shuffle --players 4 --games 12 --seats expert,baseline,expert,baseline "
+            "--mode shuffle --players 4 --games 8 --seats expert,baseline,expert,baseline "
             "--budget 0.5 --seed 1"
         ),
         "Issue #12: Expert vs the frozen Expert (both 0.5 s), shuffle, four players",

@@ -305,6 +305,7 @@ def make_evaluator(s, seat: int, params=ExpertParams) -> Evaluator:
         seating(s),
         shuffle2=s.mode == "shuffle" and s.players == 2,
         advanced=s.scoring == "advanced",
+        classic=s.mode == "classic",
         params=params.search,
     )
 
