@@ -57,3 +57,21 @@ def test_a_bounded_search_repeats_and_plays_legally(max_nodes):
     )
     assert first == again
     assert first in legal_actions(s)
+
+
+def test_shuffle_plays_as_the_frozen_expert_unless_asked(monkeypatch):
+    from games.ai import decide
+    from games.engine import view
+    from tests.ai.positions import positions
+
+    found = positions("shuffle", 2, seed=13)
+    for step in ("card", "place"):
+        seen = view(found[step], found[step].controller())
+        expert = decide(seen, level="expert", seed=5, budget=30, max_sims=2)
+        assert expert == decide(seen, level="baseline", seed=5, budget=30, max_sims=2)
+    monkeypatch.setattr(ExpertParams, "shuffle_search", True)
+    for step, state in found.items():
+        action = decide(
+            view(state, state.controller()), level="expert", seed=5, budget=30, max_sims=2
+        )
+        assert action in legal_actions(state), step
