@@ -7,7 +7,9 @@ with ``--write`` writes bench/AI_RESULTS.md: the machine, the exact commands and
     .venv/bin/python bench/ai_arena.py [--out /tmp/ai_arena] [--only NAME ...] [--force] [--write]
 
 Targets (two players): Casual beats Beginner in ≥ 90 % of games, Expert beats Casual in ≥ 65 %;
-p95 time per decision ≤ 50 ms for Casual and ≤ 2.5 s for Expert (default budget 2 s).
+p95 time per decision ≤ 50 ms for Casual and ≤ 2.5 s for Expert (default budget 2 s). Issue #12:
+the searching Expert beats the frozen Expert of the issue's start (``baseline``) in ≥ 65 % of
+Shuffle games, head to head, with two and four players (``expert-baseline-*``).
 """
 
 from __future__ import annotations
@@ -55,6 +57,27 @@ SUITE: dict[str, tuple[list[str], str]] = {
     "expert-2s-shuffle": (
         ARGS("--mode shuffle --players 2 --games 2 --seats expert,casual --budget 2 --seed 7"),
         "Expert at its default 2 s budget (time per decision), shuffle",
+    ),
+    # Issue #12: the searching Expert against the frozen one (games/ai/baseline.py). Shuffle
+    # games differ by their decks; classic games only by timing, so they start at random
+    # (--opening 4: Beginner's four setup pieces, replayed with the seats swapped).
+    "expert-baseline-classic": (
+        ARGS(
+            "--mode classic --players 2 --games 20 --seats expert,baseline --budget 0.5 "
+            "--opening 4 --seed 1"
+        ),
+        "Issue #12: Expert vs the frozen Expert (both 0.5 s), classic, two players",
+    ),
+    "expert-baseline-shuffle2": (
+        ARGS("--mode shuffle --players 2 --games 20 --seats expert,baseline --budget 0.5 --seed 1"),
+        "Issue #12: Expert vs the frozen Expert (both 0.5 s), shuffle, two players",
+    ),
+    "expert-baseline-shuffle4": (
+        ARGS(
+            "--mode shuffle --players 4 --games 8 --seats expert,baseline,expert,baseline "
+            "--budget 0.5 --seed 1"
+        ),
+        "Issue #12: Expert vs the frozen Expert (both 0.5 s), shuffle, four players",
     ),
 }
 
@@ -138,6 +161,16 @@ def summary(reports: dict[str, dict]) -> list[str]:
                 f"| Expert p95 time per decision (2 s budget), {mode} | ≤ 2.5 s | "
                 f"{r['p95_ms'] / 1000:.2f} s | {'yes' if ok else 'no'} |"
             )
+    for mode in ("classic", "shuffle2", "shuffle4"):
+        report = reports.get(f"expert-baseline-{mode}")
+        h = report.get("head_to_head") if report else None
+        if h:
+            ok = h["rate"] >= 0.65
+            lo, hi = h["ci95"]
+            rows.append(
+                f"| Expert beats the frozen Expert (0.5 s), {mode} (head to head) | ≥ 65 % | "
+                f"{pct(h['rate'])} [{pct(lo)}, {pct(hi)}] | {'yes' if ok else 'no'} |"
+            )
     if not rows:
         return []
     return ["## Summary", "", "| target | wanted | measured | met |", "|---|---|---|---|"] + [
@@ -187,6 +220,14 @@ def markdown(reports: dict[str, dict]) -> str:
                 f"| {r['mean_score']:.1f} [{slo:.1f}, {shi:.1f}] | {r['decisions']} "
                 f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} |"
             )
+        h = report.get("head_to_head")
+        if h:
+            lines += [
+                "",
+                f"Head to head ({h['first']} vs {h['second']}, pairs of seats per game): "
+                f"{pct(h['rate'])} [{pct(h['ci95'][0])}, {pct(h['ci95'][1])}] over "
+                f"{h['games']} games.",
+            ]
         lines += [
             "",
             f"Wall time {report.get('wall_s', '?')} s; load average "

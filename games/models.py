@@ -179,6 +179,9 @@ class Seat(models.Model):
         BEGINNER = "beginner", pgettext_lazy("level", "Beginner")
         CASUAL = "casual", pgettext_lazy("level", "Casual")
         EXPERT = "expert", pgettext_lazy("level", "Expert")
+        # correspondence games: thinks ~20 s, Celery workers only. Not offered to players yet
+        # (games.forms.LEVELS): it measures no stronger than Expert (bench/AI_RESULTS.md).
+        MASTER = "master", pgettext_lazy("level", "Master")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()  # engine seat number once the game has started

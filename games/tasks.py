@@ -21,7 +21,13 @@ def ai_play(game_id: int, ply: int) -> int | None:
     seat = game.seats.get(index=state.controller())
     if not seat.is_ai:
         return None
-    action = choose_action(state, level=seat.ai_level or "beginner", seed=game.pk * 100003 + ply)
+    request = ai_play.request  # a worker's request has its hostname; an eager call is marked
+    action = choose_action(
+        state,
+        level=seat.ai_level or "beginner",
+        seed=game.pk * 100003 + ply,
+        worker=bool(request.hostname) and not request.is_eager,  # Master: workers only
+    )
     try:
         result = services.action_submit(
             game=game, action=action, expected_ply=ply, key=f"ai:{ply}", by_ai=True

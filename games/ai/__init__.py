@@ -1,4 +1,4 @@
-"""Computer players for Blokus and Blokus Shuffle, at three levels (pure Python, no Django).
+"""Computer players for Blokus and Blokus Shuffle, at four levels (pure Python, no Django).
 
 A player decides from one seat's view only (``games.engine.view``, R9): ``decide(view, …)``
 samples the hidden cards consistently with that view (``determinize``) and picks an action in the
@@ -7,8 +7,13 @@ record format (RECORD.md) for the decision at hand.
 * Beginner — a legal random choice, placements weighted towards large pieces.
 * Casual — greedy one-step scores: squares placed, corners (anchors) won, opponents' anchors
   covered; a card is worth the best turn it leads to (players.py).
-* Expert — a search over whole turns (card + placement) with sampled hidden cards, short
-  rollouts and a mobility evaluation, within a time budget per decision (expert.py).
+* Expert — classic placements: rollouts for the best couple of hundred placements and a
+  mobility / reach evaluation (search.py, expert.py); Shuffle mode: the frozen Expert of issue
+  #12's start (baseline.py: simulations over sampled hidden cards), which this search has not
+  beaten there yet; within a time budget per decision (2 s).
+* Master — Expert with a budget of ``MASTER_BUDGET`` (20 s) per decision, for correspondence
+  games. Only a Celery worker plays it: ``choose_action(…, worker=True)``; everywhere else (an
+  eager task inside a web request, a timed-out turn) the same seat plays at Expert's budget.
 
 ``choose_action(state, …)`` is the website's entry point: it takes the referee's state but only
 passes the deciding seat's view on.
@@ -20,13 +25,25 @@ import random
 
 from games.engine import State, view
 
+from .baseline import baseline_action
 from .determinize import determinize
 from .expert import DEFAULT_BUDGET, expert_action
 from .players import beginner_action, casual_action
 
-LEVELS = ("beginner", "casual", "expert")
+LEVELS = ("beginner", "casual", "expert", "master")
+BENCH_LEVELS = ("baseline",)  # the frozen Expert of issue #12's start: arena runs only
+MASTER_BUDGET = 20.0  # seconds per decision: correspondence games, Celery workers only
+WORKER_ONLY = ("master",)  # levels choose_action plays only with worker=True
 
-__all__ = ["DEFAULT_BUDGET", "LEVELS", "choose_action", "decide", "determinize"]
+__all__ = [
+    "BENCH_LEVELS",
+    "DEFAULT_BUDGET",
+    "LEVELS",
+    "MASTER_BUDGET",
+    "choose_action",
+    "decide",
+    "determinize",
+]
 
 
 def decide(
@@ -40,10 +57,11 @@ def decide(
     """The action the AI of ``level`` takes for the decision at hand, from a seat's view.
 
     ``seat_view`` is ``games.engine.view(state, seat)`` for the seat that decides now. ``seed``
-    makes the choice repeatable (Expert: repeatable when ``max_sims`` bounds its search before
-    the time ``budget`` in seconds does; default budget ``DEFAULT_BUDGET``).
+    makes the choice repeatable (Expert, Master: repeatable when ``max_sims`` bounds the search
+    before the time ``budget`` in seconds does; default budget ``DEFAULT_BUDGET``, Master's
+    ``MASTER_BUDGET``). ``baseline`` (BENCH_LEVELS) is the frozen Expert, for arena runs.
     """
-    if level not in LEVELS:
+    if level not in LEVELS + BENCH_LEVELS:
         raise ValueError(f"unknown level {level!r}: pick one of {', '.join(LEVELS)}")
     if not isinstance(seat_view, dict) or "step" not in seat_view:
         raise ValueError("decide() takes a seat's view (games.engine.view(state, seat))")
@@ -58,21 +76,24 @@ def decide(
         return beginner_action(state, seat, rng)
     if level == "casual":
         return casual_action(state, seat, rng)
-    return expert_action(
-        seat_view,
-        state,
-        rng,
-        budget=DEFAULT_BUDGET if budget is None else budget,
-        max_sims=max_sims,
-    )
+    search = baseline_action if level == "baseline" else expert_action
+    if budget is None:
+        budget = MASTER_BUDGET if level == "master" else DEFAULT_BUDGET
+    return search(seat_view, state, rng, budget=budget, max_sims=max_sims)
 
 
-def choose_action(state: State, *, level: str = "beginner", seed: int | None = None) -> dict:
+def choose_action(
+    state: State, *, level: str = "beginner", seed: int | None = None, worker: bool = False
+) -> dict:
     """The website's entry point: the AI's action for the seat that decides in ``state``.
 
     Only that seat's view is passed on, so the choice never depends on what the seat may not
-    know (other hands, the order of draw piles).
+    know (other hands, the order of draw piles). ``worker`` says that a Celery worker asks
+    (games.tasks.ai_play, not an eager task in a web request): only then does Master think for
+    its long budget; otherwise a Master seat plays at Expert's budget.
     """
     if state.over:
         raise ValueError("no decision to take: the game is over")
+    if level in WORKER_ONLY and not worker:
+        level = "expert"
     return decide(view(state, state.controller()), level=level, seed=seed)

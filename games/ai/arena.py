@@ -1,17 +1,25 @@
 """Arena: AI levels play each other; win rates, mean scores and time per decision.
 
     python -m games.ai.arena --mode shuffle --players 2 --games 40 --seats expert,casual \
-        [--budget 2] [--seed 1] [--scoring basic] [--json] [--progress]
+        [--budget 2] [--seed 1] [--opening 4] [--scoring basic] [--json] [--progress]
 
 ``--seats`` names one level per seat (seat 0 first). Between games the levels rotate one seat to
 the right, so that every level plays every seat (and blue's first move) equally often. Each game
 is seeded from ``--seed`` (the decks and every AI decision), so a run repeats exactly as long as
 Expert's search is bounded by work rather than time.
 
+``--opening N``: the first N decisions of every game are Beginner's (random, seeded), and the
+games of one rotation replay the same start (decks and moves) with the seats rotated: without it
+two classic games between the same levels in the same seats differ only by timing.
+
 Every decision is taken from the deciding seat's view only (``decide(view(state, seat))``).
 Wins: a player alone in first place wins 1; players sharing first place share the win (a
-two-player tie is half a win each). Confidence intervals: Wilson score intervals (95 %) for win
-rates, mean ± 1.96 standard errors for scores.
+two-player tie is half a win each). With exactly two levels at the table the report also gives
+their head-to-head rate: per game, the share of (first level's seat, second level's seat) pairs
+where the first scored better (ties half), averaged over games (``--seats expert,baseline,
+expert,baseline``: 50 % means equal strength with four players too). ``baseline`` (the frozen
+Expert, games/ai/baseline.py) may sit at the table too. Confidence intervals: Wilson score
+intervals (95 %) for win rates, mean ± 1.96 standard errors for scores.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import time
 
 from games.engine import apply, new_game, score, view
 
-from . import LEVELS, decide
+from . import BENCH_LEVELS, LEVELS, MASTER_BUDGET, decide
 from .expert import DEFAULT_BUDGET
 
 
@@ -61,25 +69,45 @@ def play_game(
     players: int,
     scoring: str,
     seed: int,
-    budget: float,
+    budget: float | None,
     times: dict[str, list[float]],
+    opening: int = 0,
 ) -> dict:
-    """One game; ``levels[seat]`` plays ``seat``. Returns the engine's score dict."""
+    """One game; ``levels[seat]`` plays ``seat``, after ``opening`` decisions by Beginner.
+    Returns the engine's score dict."""
     state = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
     while not state.over:
         seat = state.controller()
-        level = levels[seat]
+        level = "beginner" if state.ply < opening else levels[seat]
         seat_view = view(state, seat)
         start = time.perf_counter()
         action = decide(seat_view, level=level, seed=seed * 1009 + state.ply, budget=budget)
-        times[level].append(time.perf_counter() - start)
+        if state.ply >= opening:
+            times[level].append(time.perf_counter() - start)
         state = apply(state, action)
     return score(state)
+
+
+def pair_share(levels: list[str], result: dict, first: str, second: str) -> float | None:
+    """In one game, the share of (``first`` seat, ``second`` seat) pairs that ``first`` won: the
+    lower score wins a pair, a tie is half (None if the game has no such pair)."""
+    scores = {p["seat"]: p["score"] for p in result["players"]}
+    pairs = [
+        (scores[a], scores[b])
+        for a in scores
+        for b in scores
+        if levels[a] == first and levels[b] == second
+    ]
+    if not pairs:
+        return None
+    return sum(1.0 if x < y else 0.5 if x == y else 0.0 for x, y in pairs) / len(pairs)
 
 
 def run(args) -> dict:
     seats = args.seats
     n = len(seats)
+    pair = sorted(set(seats), key=seats.index)
+    head_to_head: list[float] = []
     wins = {level: [] for level in set(seats)}
     scores = {level: [] for level in set(seats)}
     times = {level: [] for level in set(seats)}
@@ -90,10 +118,16 @@ def run(args) -> dict:
             mode=args.mode,
             players=args.players,
             scoring=args.scoring,
-            seed=args.seed * 100_003 + g,
+            # With an opening, the n games of a rotation replay one start (decks and moves).
+            seed=args.seed * 100_003 + (g // n if args.opening else g),
             budget=args.budget,
             times=times,
+            opening=args.opening,
         )
+        if len(pair) == 2:
+            share = pair_share(levels, result, pair[0], pair[1])
+            if share is not None:
+                head_to_head.append(share)
         firsts = [p for p in result["players"] if p["place"] == 1]
         for p in result["players"]:
             level = levels[p["seat"]]
@@ -110,8 +144,19 @@ def run(args) -> dict:
         "seats": seats,
         "budget": args.budget,
         "seed": args.seed,
+        "opening": args.opening,
         "levels": {},
     }
+    if head_to_head:
+        rate = statistics.fmean(head_to_head)
+        lo, hi = wilson(rate, len(head_to_head))
+        report["head_to_head"] = {
+            "first": pair[0],
+            "second": pair[1],
+            "games": len(head_to_head),
+            "rate": round(rate, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+        }
     for level in sorted(set(seats), key=seats.index):
         played = len(wins[level])
         rate = statistics.fmean(wins[level]) if played else 0.0
@@ -136,7 +181,7 @@ def format_report(report: dict) -> str:
     lines = [
         f"{report['mode']}, {report['players']} players, {report['scoring']} scoring, "
         f"{report['games']} games, seats {','.join(report['seats'])}, "
-        f"expert budget {report['budget']} s, seed {report['seed']}",
+        f"search budget {report['budget'] or 'default'} s, seed {report['seed']}",
         f"{'level':<10}{'games':>6}  {'win rate (95% CI)':<24}{'mean score (95% CI)':<26}"
         f"{'decisions':>10}{'p50 ms':>10}{'p95 ms':>10}",
     ]
@@ -146,6 +191,12 @@ def format_report(report: dict) -> str:
         lines.append(
             f"{level:<10}{r['seat_games']:>6}  {win:<24}{sc:<26}"
             f"{r['decisions']:>10}{r['p50_ms']:>10.1f}{r['p95_ms']:>10.1f}"
+        )
+    h = report.get("head_to_head")
+    if h:
+        lines.append(
+            f"head to head: {h['first']} beat {h['second']} in {h['rate']:.1%} "
+            f"[{h['ci95'][0]:.1%}, {h['ci95'][1]:.1%}] of {h['games']} games (pairs of seats)"
         )
     return "\n".join(lines)
 
@@ -157,8 +208,20 @@ def parse_args(argv: list[str]):
     parser.add_argument("--scoring", choices=("basic", "advanced"), default="basic")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seats", required=True, help="levels per seat, e.g. expert,casual")
-    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="Expert, seconds")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help=f"seconds per decision of the searching levels (default: Expert {DEFAULT_BUDGET}, "
+        f"Master {MASTER_BUDGET})",
+    )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--opening",
+        type=int,
+        default=0,
+        help="decisions played by Beginner first (random starts; classic games differ by them)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
@@ -166,9 +229,10 @@ def parse_args(argv: list[str]):
     if len(args.seats) != args.players:
         parser.error(f"--seats needs {args.players} levels, one per seat")
     for level in args.seats:
-        if level not in LEVELS:
-            parser.error(f"unknown level {level!r}: pick among {', '.join(LEVELS)}")
-    if args.games < 1 or args.budget <= 0:
+        if level not in LEVELS + BENCH_LEVELS:
+            known = ", ".join(LEVELS + BENCH_LEVELS)
+            parser.error(f"unknown level {level!r}: pick among {known}")
+    if args.games < 1 or (args.budget is not None and args.budget <= 0):
         parser.error("--games and --budget must be positive")
     return args
 

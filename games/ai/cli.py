@@ -19,10 +19,9 @@ from games.engine.errors import RecordError
 from games.engine.record import parse, replay
 
 from . import LEVELS, decide
-from .expert import DEFAULT_BUDGET
 
 USAGE = (
-    "usage: python -m games.ai move --level beginner|casual|expert [--seed N] "
+    "usage: python -m games.ai move --level beginner|casual|expert|master [--seed N] "
     "[--budget SECONDS] RECORD (a file path, or - for stdin)"
 )
 
@@ -34,7 +33,8 @@ class UsageError(ValueError):
 def parse_args(argv: list[str]) -> dict:
     if not argv or argv[0] != "move":
         raise UsageError(USAGE)
-    options = {"level": "casual", "seed": 0, "budget": DEFAULT_BUDGET, "record": None}
+    # No --budget: the level's own (Expert DEFAULT_BUDGET, Master MASTER_BUDGET).
+    options = {"level": "casual", "seed": 0, "budget": None, "record": None}
     rest = argv[1:]
     i = 0
     while i < len(rest):

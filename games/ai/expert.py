@@ -1,26 +1,31 @@
-"""Expert: a search over whole turns with sampled hidden cards, within a time budget.
+"""Expert: a search for placements, simulations over sampled hidden cards for the rest.
 
-For the decision at hand:
+Shuffle mode plays as the frozen Expert (baseline.py) while ``ExpertParams.shuffle_search`` is
+off: the search below measured no better there (bench/AI_RESULTS.md, issue #12). With it on:
+
+For the decision at hand (``state`` is a determinization of the seat's view: hidden cards are
+sampled, determinize.py):
 
 1. Casual's choice is computed first: it is the answer if time runs short.
-2. The legal actions are ranked. Placements (and Recycle / Warp choices) are pre-scored by
-   Casual's one-step score, and the best ``wide`` of them re-ranked by the static evaluation of
-   the position after them (mobility, reach, squares placed; evaluate.py). Cards, kept cards and
-   declared colours are few and all kept.
-3. Each candidate is simulated: it is applied to a determinized state (hidden cards sampled from
-   the seat's view), the rest of the turn is completed by Casual (a Draw 2's drawn cards, Wild's
-   colour, Double Play's second piece, …), then ``horizon`` further turns are played by Casual for
-   whoever controls them (each with their own sampled hand), and the position is scored by the
-   static evaluation from the seat's point of view.
-4. Without hidden information (classic mode) a simulation is exact for its rollout policy, so
-   time goes into more candidates, down the ranked list. With cards, the best ``first`` (6)
-   candidates are simulated in rounds: each round draws one new sample of the hidden cards for
-   all live candidates (common random numbers), and after each round the worst live candidate
-   is dropped (successive rejects) while more than two remain; the best mean wins.
+2. Placements (every decision of classic mode; Shuffle's after the card): the best ``wide``
+   placements by Casual's one-step score (as many as the budget affords: 200 at 2 s) are the
+   root's children, each applied by the engine (so the card's effect holds; Double Play's second
+   piece is Casual's); the best ``rerank`` of them are re-ranked by the static evaluation. Each
+   child is then valued by greedy rollouts of ``SearchParams.rollout`` (3) colour moves on bare
+   bitboards and the static evaluation (search.py), best first, until the time runs out. The
+   search can go on with deeper iterations (``root_keep``: alpha-beta over colour moves, the
+   seat's colours maximising, the others minimising), but they measured worse and are off.
+3. Cards, kept cards, declared colours, Recycle and Warp: a handful of candidates (ranked as
+   Casual ranks them), simulated in rounds; each round draws a new sample of the hidden cards
+   for every live candidate (common random numbers); a simulation applies the candidate,
+   completes the turn's other choices with Casual up to its placement, and takes the best of
+   ``turn_roots`` placements by the search's depth-0 value. After each round the worst live
+   candidate is dropped (successive rejects) while more than two remain; the best mean wins.
 
-The budget is wall-clock time (``budget`` seconds, default ``DEFAULT_BUDGET``) and, optionally, a
-number of simulations (``max_sims``): with ``max_sims`` reached first, the choice depends on the
-view and the seed only.
+The budget is wall-clock time (``budget`` seconds, default ``DEFAULT_BUDGET``; ``budget_share``
+of it is used, the rest is the margin for the p95) and, optionally, ``max_sims``: it bounds the
+simulations (cards) and the search's nodes (``nodes_per_sim`` each), and with it reached first
+the choice depends on the view and the seed only.
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ import time
 from games.engine import apply, legal_actions
 from games.engine.rules import placement_text
 
+from .baseline import baseline_action
 from .determinize import determinize
 from .evaluate import EvalParams, seat_weights, static_eval
 from .players import PLACE_STEPS, Casual, warp_options
+from .search import INF, Evaluator, OutOfBudget, Searcher, SearchParams
 
 __all__ = ["DEFAULT_BUDGET", "ExpertParams", "expert_action", "play_turn"]
 
@@ -40,10 +47,24 @@ DEFAULT_BUDGET = 2.0
 
 
 class ExpertParams:
-    wide = 40  # placements re-ranked by the static evaluation (with a 2 s budget; pro rata)
+    wide = 400  # placements searched (the root's children, by Casual's score) at 4 s and more
+    rerank = 40  # the best children by Casual's score re-ranked by the static evaluation
+    card_wide = 40  # Recycle and Warp options ranked by the evaluation (2 s budget; pro rata)
     first = 6  # candidates simulated in the first round (shuffle)
     horizon = 3  # turns played by Casual after the seat's own turn
     eval = EvalParams
+    search = SearchParams
+    budget_share = 0.9  # of the budget spent searching (the rest: margin for the p95)
+    nodes_per_sim = 40  # with max_sims: the search's node budget per "simulation"
+    # Root children searched at each depth: depth 0 only. Deeper iterations (alpha-beta over
+    # the best 12, 8, 6, ... children, paranoid) measured worse, against Pentobi level 5 (mean
+    # margin -37.9 against -22.5 over the same 10 games) and against the frozen Expert.
+    root_keep: tuple[int, ...] = (400,)  # root candidates searched at each depth
+    turn_roots = 6  # placements tried after a card (or other choice) in a simulated turn
+    # Shuffle with this module's search measured no better than the frozen Expert (37.5 %
+    # [20.0 %, 59.1 %] of 20 two-player games, 53.1 % [23.7 %, 80.5 %] of 8 four-player games,
+    # head to head, both 0.5 s): Shuffle plays as the frozen Expert (baseline.py) until it does.
+    shuffle_search = False
 
 
 def _turn_over(before_turn: int, action: dict, s) -> bool:
@@ -142,8 +163,12 @@ def expert_action(
     max_sims: int | None = None,
     params=ExpertParams,
 ) -> dict:
-    """Expert's action for the decision in ``seat_view`` (``state`` is a determinization of it)."""
-    deadline = time.perf_counter() + budget
+    """Expert's action for the decision in ``seat_view`` (``state`` is a determinization of it).
+
+    Shuffle mode plays as the frozen Expert (baseline.py) unless ``params.shuffle_search``."""
+    if state.mode == "shuffle" and not params.shuffle_search:
+        return baseline_action(seat_view, state, rng, budget=budget, max_sims=max_sims)
+    deadline = time.perf_counter() + budget * params.budget_share
     seat = seat_view["seat"]
     actions = legal_actions(state)
     if len(actions) == 1:
@@ -152,64 +177,205 @@ def expert_action(
     fallback = casual.action(state)
     if time.perf_counter() >= deadline:
         return fallback
+    if state.step in PLACE_STEPS:
+        # As many children as the budget affords a rollout each (0.5 s: 50; 2 s: 200; 4 s: all).
+        wide = max(8, min(params.wide, round(params.wide * budget / 4)))
+        if max_sims is not None:
+            wide = min(wide, max(6, 3 * max_sims))
+        max_nodes = None if max_sims is None else params.nodes_per_sim * max_sims
+        return search_placement(state, seat, casual, deadline, wide, max_nodes, params)
+    return _simulated_choice(seat_view, state, rng, casual, fallback, deadline, budget, max_sims)
 
-    spent = [0.0]  # time spent in simulations so far
 
-    def out_of_budget(sims: int) -> bool:
-        """No time for another simulation (judged by the mean so far), or max_sims reached."""
-        if max_sims is not None and sims >= max_sims:
+class _Clock:
+    """Simulations under a deadline (judged by their mean time so far) and a count."""
+
+    def __init__(self, deadline: float, max_sims: int | None):
+        self.deadline = deadline
+        self.max_sims = max_sims
+        self.spent = 0.0
+        self.sims = 0
+
+    def out(self) -> bool:
+        if self.max_sims is not None and self.sims >= self.max_sims:
             return True
-        expected = 0.75 * spent[0] / sims if sims else 0.0
-        return time.perf_counter() + expected >= deadline
+        expected = 0.75 * self.spent / self.sims if self.sims else 0.0
+        return time.perf_counter() + expected >= self.deadline
 
+    def run(self, det, action: dict, seat: int, params) -> float:
+        began = time.perf_counter()
+        value = simulate_turn(det, action, seat, params)
+        self.sims += 1
+        self.spent += time.perf_counter() - began
+        return value
+
+
+def simulate_turn(det, action: dict, seat: int, params=ExpertParams) -> float:
+    """The value for ``seat`` of ``action`` in the determinization ``det``: the rest of the turn
+    is completed by Casual up to its placement, the placement is the best of ``turn_roots``
+    candidates by the search's leaf value (rollouts, then the evaluation)."""
+    colour = det.turn
+    s = apply(det, action)
+    casual = Casual(det.controller())
+    for _ in range(8):  # Draw 2's kept card, Wild's colour, Recycle, Warp: a few steps at most
+        if s.over or s.turn != colour or s.step in PLACE_STEPS:
+            break
+        s = apply(s, casual.action(s))
+    evaluator = make_evaluator(s, seat, params)
+    if s.over or s.turn != colour or s.step not in PLACE_STEPS:
+        return _root_value(
+            Searcher(evaluator, direction=s.direction, params=params.search),
+            _Root(None, s, 0.0),
+            0,
+            -INF,
+        )
+    roots = _roots(s, Casual(seat) if s.controller() == seat else casual, params.turn_roots)
+    searcher = Searcher(evaluator, direction=roots[0].after.direction, params=params.search)
+    return max(_root_value(searcher, root, 0, -INF) for root in roots)
+
+
+def _simulated_choice(seat_view, state, rng, casual, fallback, deadline, budget, max_sims):
+    """Cards, kept cards, colours, Recycle and Warp: candidates simulated in rounds over fresh
+    samples of the hidden cards, the worst dropped after each round (successive rejects)."""
+    params = ExpertParams
+    seat = seat_view["seat"]
+    clock = _Clock(deadline, max_sims)
     stop = time.perf_counter() + 0.4 * (deadline - time.perf_counter())
-    # Re-rank as many placements as the budget affords (a fixed number for a given budget and
-    # max_sims, so that a search bounded by max_sims repeats; the clock is only a safety net).
-    wide = max(6, min(params.wide, round(budget * params.wide / 2)))
+    wide = max(6, min(params.card_wide, round(budget * params.card_wide / 2)))
     if max_sims is not None:
         wide = min(wide, max(6, 3 * max_sims))
     candidates = _ranked_candidates(state, seat, casual, params, stop, wide)
     if fallback not in candidates:
         candidates.insert(0, fallback)
-    if len(candidates) == 1 or out_of_budget(0):
+    if len(candidates) == 1 or clock.out():
         return candidates[0] if len(candidates) == 1 else fallback
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
-    sims = 0
-    if state.mode == "classic":  # nothing hidden: one simulation per candidate says it all
-        for i in range(len(candidates)):
-            if out_of_budget(sims):
+    alive = list(range(min(len(candidates), max(params.first, 2))))
+    det = state
+    while alive and not clock.out():
+        for i in alive:
+            if clock.out():
                 break
-            began = time.perf_counter()
-            totals[i] = simulate(state, candidates[i], seat, params)
-            counts[i] = 1
-            sims += 1
-            spent[0] += time.perf_counter() - began
-    else:
-        alive = list(range(min(len(candidates), max(params.first, 2))))
-        det = state
-        while alive and not out_of_budget(sims):
-            done_round = True
-            for i in alive:
-                if out_of_budget(sims):
-                    done_round = False
-                    break
-                began = time.perf_counter()
-                totals[i] += simulate(det, candidates[i], seat, params)
-                counts[i] += 1
-                sims += 1
-                spent[0] += time.perf_counter() - began
-            if not done_round:
-                break
+            totals[i] += clock.run(det, candidates[i], seat, params)
+            counts[i] += 1
+        else:
             if len(alive) > 2:
                 worst = min(alive, key=lambda i: (totals[i] / counts[i], -i))
                 alive.remove(worst)
             det = determinize(seat_view, rng)
-    if state.mode == "classic":
-        pool = [i for i in range(len(candidates)) if counts[i]]
-    else:
-        pool = [i for i in alive if counts[i]]  # the survivors of the successive rejects
+            continue
+        break
+    pool = [i for i in alive if counts[i]]  # the survivors of the successive rejects
     if not pool:
         return fallback
-    best = max(pool, key=lambda i: (totals[i] / counts[i], -i))
-    return candidates[best]
+    return candidates[max(pool, key=lambda i: (totals[i] / counts[i], -i))]
+
+
+# -- placements: a tree search ------------------------------------------------------------
+
+
+def seating(s) -> list[list[int]]:
+    """Every seat's colours (R2.2-R2.4)."""
+    return [s.seat_colours(p) for p in range(s.players)]
+
+
+class _Root:
+    __slots__ = ("action", "after", "quick", "value")
+
+    def __init__(self, action, after, quick):
+        self.action, self.after, self.quick, self.value = action, after, quick, -INF
+
+
+def _roots(s, casual: Casual, wide: int) -> list[_Root]:
+    """The ``wide`` best placements by Casual's score, each with the state after the turn."""
+    out = []
+    for quick, value in casual.scored_placements(s)[:wide]:
+        action = {"place": placement_text(value)}
+        after = apply(s, action)
+        if after.step == "place_second" and after.turn == s.turn and not after.over:
+            after = play_turn(after, _casual_policy(False))  # Double Play's second piece
+        out.append(_Root(action, after, quick))
+    return out
+
+
+def _root_value(searcher: Searcher, root: _Root, depth: int, alpha: float) -> float:
+    after = root.after
+    ev = searcher.ev
+    if after.over:
+        return ev.final(after.supply)
+    colour = after.turn
+    values, _ = ev.moves(after.boards[colour], after.occupied, after.supply[colour])
+    if not values:  # a colour without placement passes (the engine moves on by itself)
+        colour, values = searcher.next_mover(after.boards, after.supply, colour)
+    return searcher.value(after.boards, after.supply, colour, values, 1, depth, alpha, INF)
+
+
+def make_evaluator(s, seat: int, params=ExpertParams) -> Evaluator:
+    return Evaluator(
+        seat,
+        seating(s),
+        shuffle2=s.mode == "shuffle" and s.players == 2,
+        advanced=s.scoring == "advanced",
+        classic=s.mode == "classic",
+        params=params.search,
+    )
+
+
+def search_placement(s, seat, casual, deadline, wide, max_nodes, params=ExpertParams) -> dict:
+    """The placement chosen by the search over the best ``wide`` candidates (depth 0, then the
+    deeper iterations ``params.root_keep`` asks for)."""
+    roots = _roots(s, casual, wide)
+    if len(roots) == 1:
+        return roots[0].action
+    evaluator = make_evaluator(s, seat, params)
+    searcher = Searcher(
+        evaluator,
+        direction=roots[0].after.direction,
+        deadline=deadline,
+        max_nodes=max_nodes,
+        params=params.search,
+    )
+    _rerank(roots, evaluator, params.rerank)
+    best = roots[0]
+    for depth, keep in enumerate(params.root_keep):
+        found, finished = _iteration(searcher, roots[:keep], depth)
+        best = found or best
+        if not finished:
+            break
+        roots.sort(key=lambda r: -r.value)
+    return best.action
+
+
+def _rerank(roots: list[_Root], evaluator: Evaluator, n: int) -> None:
+    """Order the first ``n`` children by the static evaluation of the position after them (as
+    the frozen Expert ranks its candidates); the others stay in Casual's order after them."""
+    head = roots[:n]
+    for root in head:
+        after = root.after
+        value = (
+            evaluator.final(after.supply)
+            if after.over
+            else evaluator.value(after.boards, after.supply)
+        )
+        root.value = value + 0.01 * root.quick
+    head.sort(key=lambda r: -r.value)
+    roots[:n] = head
+
+
+def _iteration(searcher: Searcher, roots: list[_Root], depth: int) -> tuple[_Root | None, bool]:
+    """One iteration at ``depth`` plies below the root children: (best root, finished).
+
+    Out of budget in the middle, the roots searched so far still count: the previous best is
+    searched first, so the answer is never worse than the last finished iteration's."""
+    alpha = -INF
+    best = None
+    for root in roots:
+        try:
+            value = _root_value(searcher, root, depth, alpha)
+        except OutOfBudget:
+            return best, False
+        root.value = value + 0.01 * root.quick  # the order of the next iteration
+        if best is None or value > alpha:  # a value <= alpha is only a bound (alpha-beta)
+            best, alpha = root, value
+    return best, True

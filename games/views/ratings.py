@@ -6,7 +6,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import ratings
-from games.models import Game, Seat
+from games.forms import LEVELS
+from games.models import Game
 
 
 @require_GET
@@ -21,9 +22,7 @@ def leaderboard(request):
             "mode": mode,
             "modes": Game.Mode.choices,
             "standings": ratings.leaderboard(mode),
-            "computers": [
-                (label, ratings.computer_rating(level)) for level, label in Seat.Level.choices
-            ],
+            "computers": [(label, ratings.computer_rating(level)) for level, label in LEVELS],
             "provisional_games": ratings.PROVISIONAL_GAMES,
         },
     )

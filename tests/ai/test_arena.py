@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from games.ai.arena import main, wilson
+from games.ai.arena import main, pair_share, wilson
 
 
 def test_a_short_arena_run(capsys):
@@ -32,3 +32,27 @@ def test_wilson_interval():
     lo, hi = wilson(0.5, 100)
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
     assert wilson(1.0, 10)[1] == 1.0
+
+
+def test_head_to_head_counts_pairs_of_seats():
+    result = {
+        "players": [
+            {"seat": 0, "score": 5},
+            {"seat": 1, "score": 9},
+            {"seat": 2, "score": 9},
+            {"seat": 3, "score": 2},
+        ]
+    }
+    levels = ["expert", "baseline", "expert", "baseline"]
+    # expert seats 0 (5) and 2 (9) against baseline seats 1 (9) and 3 (2): 1 + 0 + 0.5 + 0
+    assert pair_share(levels, result, "expert", "baseline") == 1.5 / 4
+    assert pair_share(levels, result, "baseline", "expert") == 2.5 / 4
+    assert pair_share(levels, result, "expert", "casual") is None
+
+
+def test_a_four_player_run_reports_head_to_head(capsys):
+    argv = ["--mode", "classic", "--players", "4", "--games", "1", "--json"]
+    assert main([*argv, "--seats", "casual,beginner,casual,beginner"]) == 0
+    h = json.loads(capsys.readouterr().out)["head_to_head"]
+    assert (h["first"], h["second"], h["games"]) == ("casual", "beginner", 1)
+    assert h["ci95"][0] <= h["rate"] <= h["ci95"][1]

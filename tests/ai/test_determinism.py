@@ -8,8 +8,11 @@ from games.ai import LEVELS, decide
 from games.engine import legal_actions, view
 from tests.ai.positions import MODES, positions
 
+# Master is Expert with a longer budget: with max_sims bounding the search it is the same player.
+SEARCHED = [level for level in LEVELS if level != "master"]
 
-@pytest.mark.parametrize("level", LEVELS)
+
+@pytest.mark.parametrize("level", SEARCHED)
 @pytest.mark.parametrize("mode", MODES)
 def test_same_seed_same_view_same_action(mode, level):
     for step, state in positions(mode, 2, seed=13).items():

@@ -12,6 +12,9 @@ from games.engine import view
 from games.engine.state import State
 from tests.ai.positions import PLAYERS, built, positions
 
+# Master is Expert with a longer budget: with max_sims bounding the search it is the same player.
+SEARCHED = [level for level in LEVELS if level != "master"]
+
 SIMS = 2  # Expert: bounded by simulations (not time), so that runs repeat exactly
 
 
@@ -44,7 +47,7 @@ def ask(state, level, seed):
     return decide(view(state, seat), level=level, seed=seed, budget=30, max_sims=SIMS)
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", SEARCHED)
 @pytest.mark.parametrize("players", PLAYERS)
 def test_hidden_parts_do_not_change_the_action(players, level):
     rng = random.Random(players)

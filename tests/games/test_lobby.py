@@ -602,3 +602,11 @@ def test_the_lobby_lists_public_games_in_play_to_watch(client, duel, alice, caro
     assert reverse("game", args=[duel.public_id]) in watch
     assert "Watch" in watch
     assert private.public_id not in watch  # private: players only
+
+
+def test_the_form_offers_every_level_but_master_which_is_not_yet_stronger():
+    from games.forms import GameForm
+
+    offered = [value for value, _label in GameForm().fields["seat1_level"].choices]
+    assert offered == [Seat.Level.BEGINNER, Seat.Level.CASUAL, Seat.Level.EXPERT]
+    assert Seat.Level.MASTER in Seat.Level.values  # the level exists (arena, worker)
