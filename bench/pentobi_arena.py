@@ -42,7 +42,6 @@ import argparse
 import contextlib
 import json
 import os
-import platform
 import queue
 import subprocess
 import sys
@@ -53,8 +52,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "bench"):  # the project, and bench/ai_arena.py beside this file
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from ai_arena import machine, pct  # noqa: E402
 
 from games.ai import LEVELS, decide  # noqa: E402
 from games.ai.arena import mean_ci, percentile, wilson  # noqa: E402
@@ -513,22 +515,6 @@ def commit() -> str:
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     )
     return done.stdout.strip() or "unknown"
-
-
-def machine() -> str:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
-
-
-def pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
 
 
 def arena_markdown(report: dict) -> str:
