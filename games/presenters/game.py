@@ -38,7 +38,6 @@ def joining(game: Game, seats: dict[int, Seat], seat: Seat | None, user, token: 
             if known
             else [],
             "missing": s.kind not in (Seat.Kind.HUMAN, Seat.Kind.AI),
-            "kind": s.get_kind_display(),
         }
         for index, s in sorted(seats.items())
     ]
