@@ -71,13 +71,19 @@ def anchors_of(own: int, occupied: int) -> int:
     return shift_diagonal(own) & ~shift_adjacent(own) & ~occupied
 
 
-def remaining(supply: int) -> int:
+def sum_over_supply(table: list, supply: int):
+    """``table[i]`` summed over the pieces ``i`` of a supply bitmask."""
     total = 0
     while supply:
         low = supply & -supply
-        total += SIZE_OF_INDEX[low.bit_length() - 1]
+        total += table[low.bit_length() - 1]
         supply ^= low
     return total
+
+
+def remaining(supply: int) -> int:
+    """Squares left in a colour's supply (R8.3)."""
+    return sum_over_supply(SIZE_OF_INDEX, supply)
 
 
 def seat_weights(s: State, seat: int) -> list[float]:

@@ -33,7 +33,7 @@ from games.engine.pieces import shift_adjacent as _adj
 from games.engine.pieces import shift_diagonal as _diag
 from games.engine.rules import placements_covering
 
-from .evaluate import CENTRE_12
+from .evaluate import CENTRE_12, sum_over_supply
 
 __all__ = ["Evaluator", "OutOfBudget", "SearchParams", "Searcher"]
 
@@ -68,15 +68,6 @@ class SearchParams:
 
 class OutOfBudget(Exception):
     """The search ran out of time or nodes."""
-
-
-def _sum_of(table: list, supply: int) -> float:
-    total = 0
-    while supply:
-        low = supply & -supply
-        total += table[low.bit_length() - 1]
-        supply ^= low
-    return total
 
 
 class Evaluator:
@@ -142,9 +133,9 @@ class Evaluator:
             counts[c], reaches[c] = len(values), reach
         out = [0.0, 0.0, 0.0, 0.0]
         for c in self.scored:
-            value = float(TOTAL - _sum_of(SIZE_OF, supply[c]))
+            value = float(TOTAL - sum_over_supply(SIZE_OF, supply[c]))
             if open_factor:
-                value += open_factor * (_PREMIUM_ALL - _sum_of(PREMIUM_OF, supply[c]))
+                value += open_factor * (_PREMIUM_ALL - sum_over_supply(PREMIUM_OF, supply[c]))
             if counts[c]:
                 others = 0
                 for k in self._rivals(c):
@@ -186,7 +177,7 @@ class Evaluator:
         """The value of a finished game: the margin in placed squares, plus or minus ``win``."""
         values = [0.0] * 4
         for c in self.scored:
-            values[c] = float(TOTAL - _sum_of(SIZE_OF, supply[c]))
+            values[c] = float(TOTAL - sum_over_supply(SIZE_OF, supply[c]))
             if not supply[c]:
                 values[c] += self.finished
         per_seat = self.seat_values(values)
