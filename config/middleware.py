@@ -70,7 +70,11 @@ class UserLanguageMiddleware:
         user = getattr(request, "user", None)
         if not code and user is not None and user.is_authenticated:
             code = supported_language(getattr(user, "language", ""))
-        if not code and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+        if (
+            not code
+            and translation.get_language() == settings.LANGUAGE_CODE
+            and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES
+        ):  # LocaleMiddleware found nothing it knows: perhaps a Norwegian alias (ALIASES)
             code = from_accept_language(request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
         if code:
             translation.activate(code)
