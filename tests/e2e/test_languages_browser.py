@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from games import services
+from games.models import Seat
+from games.services import SeatSpec
 from tests.support.browser import page_for
 from tests.support.tables import four_humans, play_until_alice_has_been_skipped_and_reversed
 
@@ -73,5 +76,29 @@ def test_the_table_in_swedish_names_the_cards_of_the_swedish_sheet(
     assert page.locator("html").get_attribute("lang") == "sv"
     names = page.locator("#game .step-card button.card strong").all_inner_texts()
     assert names and set(names) <= {"Hoppa över", "Bakåt"}, names  # RULES.md R10
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= PHONE[0]
+    context.close()
+
+
+def _against_the_computer(alice):
+    alice.language = "sv"
+    alice.save(update_fields=["language"])
+    return services.game_create(
+        creator=alice,
+        mode="shuffle",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="casual")],
+    )
+
+
+def test_longer_swedish_words_do_not_push_the_phone_page_sideways(site, browser, alice):
+    """The scores table names the computer "Dator - Gul & Grön (Avslappnad)" under headers
+    such as "Placering" and "Poäng": it wraps the name instead of widening the page."""
+    game = site.call(_against_the_computer, alice)
+    context, page = page_for(
+        browser, site, alice, f"{site.url}/games/{game.public_id}/", viewport=PHONE
+    )
+    page.wait_for_selector(".standings table")
+    assert "Dator - Gul & Grön (Avslappnad)" in page.locator(".standings").inner_text()
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= PHONE[0]
     context.close()
