@@ -35,6 +35,7 @@ import time
 from games.engine import apply, legal_actions
 from games.engine.rules import placement_text
 
+from . import mcts
 from .baseline import baseline_action
 from .determinize import determinize
 from .evaluate import EvalParams, seat_weights, static_eval
@@ -65,6 +66,9 @@ class ExpertParams:
     # [20.0 %, 59.1 %] of 20 two-player games, 53.1 % [23.7 %, 80.5 %] of 8 four-player games,
     # head to head, both 0.5 s): Shuffle plays as the frozen Expert (baseline.py) until it does.
     shuffle_search = False
+    # Classic games with two or four players: Monte Carlo tree search with a compiled inner loop
+    # (mcts.py) when numba is installed; off, or without numba, the search below.
+    mcts = True
 
 
 def _turn_over(before_turn: int, action: dict, s) -> bool:
@@ -173,6 +177,10 @@ def expert_action(
     actions = legal_actions(state)
     if len(actions) == 1:
         return actions[0]
+    if params.mcts and mcts.supported(state) and state.step in PLACE_STEPS:
+        seed = rng.randrange(1 << 31)
+        value, _ = mcts.mcts_choose(state, deadline=deadline, max_sims=max_sims, seed=seed)
+        return {"place": placement_text(value)}
     casual = Casual(seat)
     fallback = casual.action(state)
     if time.perf_counter() >= deadline:

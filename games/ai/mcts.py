@@ -1,0 +1,683 @@
+"""Monte Carlo tree search for classic Blokus, with a compiled inner loop (numba).
+
+Expert and Master play classic games with two or four players by this search when numba is
+installed (``AVAILABLE``); without it (or for three players, whose shared colour changes hands)
+they use the pure-Python search of search.py, which stays the reference path.
+
+* **Board:** 400 squares (``x + 20 * y``), one byte each: free, or the colour on it. Per colour: the
+  squares it may not cover (taken, or sharing a side with its own piece: R4.1, R4.3) and the
+  squares diagonal to its pieces (R4.2); a colour with no piece on the board covers a free corner
+  (R3.1, R4.5). Placements are the engine's own table (``games.engine.pieces.PLACEMENTS``), so a
+  move found here is a move the engine accepts (tests/ai/test_mcts.py compares both move
+  generators on random positions).
+* **Tree:** one node per position, one edge per legal placement of the colour to move (colours
+  without a placement are skipped: in classic mode a colour that cannot place never can again,
+  R8.1). Edges are chosen by PUCT (``Q + c * P * sqrt(N) / (1 + n)``); unvisited edges start from
+  the node's mean value minus ``fpu``. The priors ``P`` are a softmax over a one-step score like
+  Casual's: the piece's squares, the corners it opens for its colour, the opponents' corners it
+  takes, and, early on, squares towards the middle of the board. A new leaf is played out at
+  once and expanded on its next visit.
+* **Playouts:** every colour in turn places a random piece among its largest placeable ones; the
+  game is then scored as the game is scored (R8.3 / R8.4) and every player gets a value in [0, 1]:
+  ``1 - margin_share`` for the rank (win 1, draw 1/2; with four players, the share of opponents
+  beaten) and ``margin_share`` for the points margin (a smooth curve of it).
+* **Budget:** the search runs in slices of ``SLICE`` simulations between clock checks (the
+  compiled loop cannot read the clock), until the time budget or ``max_sims`` is used up. With
+  ``max_sims`` reached first and a seed, the choice is repeatable.
+
+The deciding seat passes its view only; classic games hide nothing (R9), so the search sees what
+the seat sees.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from games.engine.pieces import BOARD, PIECE_SHIFT, PIECES, PLACEMENTS, SIZE, W
+
+try:  # numba is optional: without it, Expert keeps its pure-Python search
+    from numba import njit
+
+    AVAILABLE = True
+except ImportError:  # pragma: no cover - exercised by the fallback test with numba hidden
+    AVAILABLE = False
+
+    def njit(*args, **kwargs):
+        def wrap(f):
+            return f
+
+        return wrap
+
+
+__all__ = ["AVAILABLE", "MctsParams", "Tables", "mcts_choose", "position_arrays", "supported"]
+
+CELLS = SIZE * SIZE
+NPIECES = len(PIECES)
+V5, Z5 = PIECES.index("V5"), PIECES.index("Z5")
+F5, P5, T5, U5, X5 = (PIECES.index(name) for name in ("F", "P", "T5", "U", "X"))
+SLICE = 64  # simulations per call of the compiled loop (between clock checks)
+
+
+class MctsParams:
+    """The search's constants (a class, so that experiments can try others)."""
+
+    cpuct = 1.0  # exploration, against values in [0, 1]
+    fpu = 0.1  # an unvisited edge starts at the node's mean minus this
+    temperature = 1.0  # of the priors' softmax
+    w_size = 1.0  # prior score: per square of the piece
+    w_corner = 0.5  # per new corner square opened for the colour
+    w_block = 0.5  # per opponent corner square taken
+    w_centre = 0.15  # per square in the middle 12 x 12, while the colour has <= 5 pieces placed
+    margin_share = 0.1  # part of a playout's value given by the points margin (rest: the rank)
+    margin_scale = 20.0  # points margin for tanh's bend
+    budget_share = 0.9  # of the budget spent searching (the rest: margin for the p95)
+    max_edges = 4_000_000  # edges allocated per decision (about 80 MB): the tree stops growing
+    max_nodes = 400_000
+
+
+def _tables():
+    """Placement and neighbourhood tables as numpy arrays (built once, from the engine's)."""
+    count = len(PLACEMENTS)
+    piece = np.empty(count, np.int8)
+    cells = np.full((count, 5), -1, np.int16)
+    cover: list[list[list[int]]] = [[[] for _ in range(NPIECES)] for _ in range(CELLS)]
+    for i, value in enumerate(PLACEMENTS):
+        p = (value >> PIECE_SHIFT).bit_length() - 1
+        piece[i] = p
+        mask = value & BOARD
+        k = 0
+        while mask:
+            low = mask & -mask
+            b = low.bit_length() - 1
+            cell = (b % W) + SIZE * (b // W)
+            cells[i, k] = cell
+            cover[cell][p].append(i)
+            k += 1
+            mask ^= low
+    start = np.zeros(CELLS * NPIECES + 1, np.int32)
+    flat: list[int] = []
+    for cell in range(CELLS):
+        for p in range(NPIECES):
+            start[cell * NPIECES + p] = len(flat)
+            flat.extend(cover[cell][p])
+    start[CELLS * NPIECES] = len(flat)
+    side = np.full((CELLS, 4), -1, np.int16)
+    diag = np.full((CELLS, 4), -1, np.int16)
+    centre = np.zeros(CELLS, np.int8)
+    for cell in range(CELLS):
+        x, y = cell % SIZE, cell // SIZE
+        for j, (dx, dy) in enumerate(((1, 0), (-1, 0), (0, 1), (0, -1))):
+            if 0 <= x + dx < SIZE and 0 <= y + dy < SIZE:
+                side[cell, j] = cell + dx + SIZE * dy
+        for j, (dx, dy) in enumerate(((1, 1), (-1, 1), (1, -1), (-1, -1))):
+            if 0 <= x + dx < SIZE and 0 <= y + dy < SIZE:
+                diag[cell, j] = cell + dx + SIZE * dy
+        centre[cell] = 1 if 4 <= x < 16 and 4 <= y < 16 else 0
+    size = np.array([(cells[piece == p][0] >= 0).sum() for p in range(NPIECES)], np.int8)
+    return piece, cells, start, np.array(flat, np.int32), side, diag, centre, size
+
+
+class Tables:
+    """The tables, built on first use and shared by every search."""
+
+    _built = None
+
+    @classmethod
+    def get(cls):
+        if cls._built is None:
+            cls._built = _tables()
+        return cls._built
+
+
+INDEX_OF: dict[int, int] = {}
+
+
+def placement_index(value: int) -> int:
+    if not INDEX_OF:
+        INDEX_OF.update((v, i) for i, v in enumerate(PLACEMENTS))
+    return INDEX_OF[value]
+
+
+# -- the compiled part ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _seed(seed):
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def _place(c, m, occ, forb, att, used, onboard, lastp, pl_piece, pl_cells, side, diag):
+    for k in range(5):
+        cell = pl_cells[m, k]
+        if cell < 0:
+            break
+        occ[cell] = c + 1
+        for col in range(4):
+            forb[col, cell] = 1
+        for j in range(4):
+            n = side[cell, j]
+            if n >= 0:
+                forb[c, n] = 1
+            d = diag[cell, j]
+            if d >= 0:
+                att[c, d] = 1
+    p = pl_piece[m]
+    used[c, p] = 1
+    onboard[c] += 1
+    lastp[c] = p
+
+
+@njit(cache=True)
+def _anchors(c, occ, forb, att, onboard, out):
+    """The squares a placement of colour c must cover one of (R4.2, R4.5); their count."""
+    n = 0
+    if onboard[c] == 0:
+        for cell in (0, SIZE - 1, CELLS - SIZE, CELLS - 1):
+            if occ[cell] == 0:
+                out[n] = cell
+                n += 1
+        return n
+    for cell in range(CELLS):
+        if att[c, cell] and not forb[c, cell]:
+            out[n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _legal(c, m, forb, pl_cells):
+    for k in range(5):
+        cell = pl_cells[m, k]
+        if cell < 0:
+            return True
+        if forb[c, cell]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _generate(c, consider, occ, forb, att, used, onboard, pl_piece, pl_cells, cstart, clist,
+              psize, anchors, mark, stamp, out, at):
+    """Legal placements of colour c with the pieces ``consider`` marks, written to out[at:];
+    their count."""
+    na = _anchors(c, occ, forb, att, onboard, anchors)
+    n = 0
+    for i in range(na):
+        a = anchors[i]
+        for p in range(NPIECES):
+            if used[c, p] or not consider[p]:
+                continue
+            base = a * NPIECES + p
+            for j in range(cstart[base], cstart[base + 1]):
+                m = clist[j]
+                if mark[m] == stamp:
+                    continue
+                mark[m] = stamp
+                if _legal(c, m, forb, pl_cells):
+                    out[at + n] = m
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _consider(c, onboard, psize, out):
+    """The pieces the search looks at for colour c's next placement: early on only the large
+    ones (after its first few pieces, every piece); ``out[p]`` = 1 for a piece considered."""
+    k = onboard[c]
+    for p in range(NPIECES):
+        sz = psize[p]
+        if k == 0:
+            ok = p == V5 or p == Z5
+        elif k == 1:
+            ok = sz == 5 and p != F5 and p != P5 and p != T5 and p != U5 and p != X5
+        elif k == 2:
+            ok = sz == 5 and p != P5 and p != U5
+        elif k <= 4:
+            ok = sz >= 4
+        elif k <= 6:
+            ok = sz >= 3
+        else:
+            ok = True
+        out[p] = 1 if ok else 0
+
+
+@njit(cache=True)
+def _add_local(p, c, forb, att, local, points, n):
+    if local[p] == 0:
+        local[p] = 2 if att[c, p] and not forb[c, p] else 1
+        points[n] = p
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _playout_move(c, occ, forb, att, used, onboard, owner, hist_col, hist_mv, pl_piece,
+                  pl_cells, cstart, clist, side, diag, psize, anchors, mark, stamp, buf, consider,
+                  local, points, weight):
+    """Colour c's placement in a playout, or -1 (it cannot place).
+
+    Placements that cover most squares next to the opponents' latest pieces (their corners and
+    the squares beside those; a corner that is also c's own counts twice) come first; among
+    them, a random one with weight 5 ** squares. Early on, only the pieces ``_consider`` names
+    (all of them if none of those fits)."""
+    n_local = 0
+    for r in range(3):
+        o = hist_col[r]
+        if o < 0 or owner[o] == owner[c]:
+            continue
+        m = hist_mv[r]
+        for k in range(5):
+            cell = pl_cells[m, k]
+            if cell < 0:
+                break
+            for j in range(4):
+                d = diag[cell, j]
+                if d < 0 or forb[o, d]:
+                    continue
+                n_local = _add_local(d, c, forb, att, local, points, n_local)
+                for q in range(4):
+                    nb = side[d, q]
+                    if nb >= 0 and not forb[o, nb]:
+                        n_local = _add_local(nb, c, forb, att, local, points, n_local)
+    _consider(c, onboard, psize, consider)
+    stamp[0] += 1
+    n = _generate(c, consider, occ, forb, att, used, onboard, pl_piece, pl_cells, cstart, clist,
+                  psize, anchors, mark, stamp[0], buf, 0)
+    if n == 0:
+        consider[:] = 1
+        stamp[0] += 1
+        n = _generate(c, consider, occ, forb, att, used, onboard, pl_piece, pl_cells, cstart,
+                      clist, psize, anchors, mark, stamp[0], buf, 0)
+    pick = -1
+    if n > 0:
+        best = -1
+        kept = 0
+        total = 0.0
+        for i in range(n):
+            m = buf[i]
+            score = 0
+            for k in range(5):
+                cell = pl_cells[m, k]
+                if cell < 0:
+                    break
+                score += local[cell]
+            if score > best:
+                best = score
+                kept = 0
+                total = 0.0
+            if score == best:
+                buf[kept] = m
+                total += weight[psize[pl_piece[m]]]
+                kept += 1
+        x = np.random.random() * total
+        pick = buf[kept - 1]
+        for i in range(kept):
+            x -= weight[psize[pl_piece[buf[i]]]]
+            if x < 0.0:
+                pick = buf[i]
+                break
+    for i in range(n_local):
+        local[points[i]] = 0
+    return pick
+
+
+@njit(cache=True)
+def _values(used, lastp, psize, owner, players, advanced, margin_share, margin_scale, out):
+    """Each player's value in [0, 1] for a finished position (R8.3, R8.4)."""
+    points = np.zeros(4)
+    for c in range(4):
+        rem = 0
+        for p in range(NPIECES):
+            if not used[c, p]:
+                rem += psize[p]
+        pts = -float(rem)
+        if advanced and rem == 0:
+            pts += 15.0
+            if lastp[c] == 0:
+                pts += 5.0
+        if owner[c] >= 0:
+            points[owner[c]] += pts
+    for i in range(players):
+        beaten = 0.0
+        others = 0.0
+        for j in range(players):
+            if j != i:
+                others += points[j]
+                if points[i] > points[j]:
+                    beaten += 1.0
+                elif points[i] == points[j]:
+                    beaten += 0.5
+        rank = beaten / (players - 1)
+        margin = points[i] - others / (players - 1)
+        out[i] = (1.0 - margin_share) * rank + margin_share * 0.5 * (
+            1.0 + math.tanh(margin / margin_scale))
+
+
+@njit(cache=True)
+def _prior_scores(c, first, n, moves, prior, occ, forb, att, onboard, owner, pl_piece, pl_cells,
+                  side, diag, centre, psize, w_size, w_corner, w_block, w_centre, temperature):
+    """Softmax priors of edges first..first+n (one-step scores, see the module docstring)."""
+    best = -1e9
+    for e in range(first, first + n):
+        m = moves[e]
+        sz = psize[pl_piece[m]]
+        corners = 0
+        blocks = 0
+        mid = 0
+        for k in range(sz):
+            cell = pl_cells[m, k]
+            mid += centre[cell]
+            for o in range(4):
+                if o != c and owner[o] != owner[c] and att[o, cell] and not forb[o, cell]:
+                    blocks += 1
+            for j in range(4):
+                d = diag[cell, j]
+                if d < 0 or forb[c, d] or att[c, d]:
+                    continue
+                touching = False
+                for q in range(4):
+                    nb = side[d, q]
+                    if nb >= 0:
+                        for kk in range(sz):
+                            if pl_cells[m, kk] == nb:
+                                touching = True
+                if not touching:
+                    corners += 1
+        h = w_size * sz + w_corner * corners + w_block * blocks
+        if onboard[c] <= 5:
+            h += w_centre * mid
+        prior[e] = h
+        if h > best:
+            best = h
+    total = 0.0
+    for e in range(first, first + n):
+        v = math.exp((prior[e] - best) / temperature)
+        prior[e] = v
+        total += v
+    for e in range(first, first + n):
+        prior[e] /= total
+
+
+@njit(cache=True)
+def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r_hist_col,
+              r_hist_mv, owner, players, advanced, params,
+              pl_piece, pl_cells, cstart, clist, side, diag, centre, psize,
+              n_first, n_count, n_colour, n_visits, n_value,
+              e_move, e_prior, e_visits, e_value, e_child, tops, mark, stamp):
+    """Run ``count`` simulations from the root position; tops = [nodes used, edges used]."""
+    cpuct, fpu, temperature = params[0], params[1], params[2]
+    w_size, w_corner, w_block, w_centre = params[3], params[4], params[5], params[6]
+    margin_share, margin_scale = params[7], params[8]
+    max_nodes = n_first.shape[0]
+    max_edges = e_move.shape[0]
+    occ = np.empty_like(r_occ)
+    forb = np.empty_like(r_forb)
+    att = np.empty_like(r_att)
+    used = np.empty_like(r_used)
+    onboard = np.empty_like(r_onboard)
+    lastp = np.empty_like(r_lastp)
+    done = np.zeros(4, np.uint8)
+    anchors = np.empty(CELLS, np.int32)
+    buf = np.empty(4096, np.int32)
+    path_nodes = np.empty(128, np.int32)
+    path_edges = np.empty(128, np.int32)
+    values = np.zeros(4)
+    hist_col = np.empty(3, np.int32)
+    hist_mv = np.empty(3, np.int32)
+    consider = np.empty(NPIECES, np.uint8)
+    local = np.zeros(CELLS, np.int32)
+    points = np.empty(CELLS, np.int32)
+    weight = np.array([0.0, 1.0, 5.0, 25.0, 125.0, 625.0])
+    for _ in range(count):
+        hist_col[:] = r_hist_col
+        hist_mv[:] = r_hist_mv
+        occ[:] = r_occ
+        forb[:] = r_forb
+        att[:] = r_att
+        used[:] = r_used
+        onboard[:] = r_onboard
+        lastp[:] = r_lastp
+        done[:] = 0
+        node = 0
+        turn = r_turn
+        depth = 0
+        while True:
+            if n_count[node] < 0:  # expand: the first colour from `turn` that can place
+                if tops[1] + 2048 > max_edges:
+                    break  # the tree is full: play out from here
+                n_count[node] = 0
+                for k in range(4):
+                    c = (turn + k) % 4
+                    if done[c]:
+                        continue
+                    at = tops[1]
+                    _consider(c, onboard, psize, consider)
+                    stamp[0] += 1
+                    n = _generate(c, consider, occ, forb, att, used, onboard, pl_piece,
+                                  pl_cells, cstart, clist, psize, anchors, mark, stamp[0],
+                                  e_move, at)
+                    if n == 0:
+                        consider[:] = 1
+                        stamp[0] += 1
+                        n = _generate(c, consider, occ, forb, att, used, onboard, pl_piece,
+                                      pl_cells, cstart, clist, psize, anchors, mark, stamp[0],
+                                      e_move, at)
+                    if n == 0:
+                        done[c] = 1
+                        continue
+                    n_first[node] = at
+                    n_count[node] = n
+                    n_colour[node] = c
+                    for e in range(at, at + n):
+                        e_visits[e] = 0
+                        e_value[e] = 0.0
+                        e_child[e] = -1
+                    _prior_scores(c, at, n, e_move, e_prior, occ, forb, att, onboard, owner,
+                                  pl_piece, pl_cells, side, diag, centre, psize, w_size,
+                                  w_corner, w_block, w_centre, temperature)
+                    tops[1] = at + n
+                    break
+            if n_count[node] == 0:
+                for k in range(4):
+                    done[k] = 1
+                break  # the game is over
+            # select by PUCT
+            first = n_first[node]
+            nv = n_visits[node]
+            sq = math.sqrt(nv + 1.0)
+            base_q = (n_value[node] / nv if nv > 0 else 0.5) - fpu
+            best = -1e9
+            pick = first
+            for e in range(first, first + n_count[node]):
+                ev = e_visits[e]
+                q = e_value[e] / ev if ev > 0 else base_q
+                u = q + cpuct * e_prior[e] * sq / (1.0 + ev)
+                if u > best:
+                    best = u
+                    pick = e
+            c = n_colour[node]
+            _place(c, e_move[pick], occ, forb, att, used, onboard, lastp, pl_piece, pl_cells,
+                   side, diag)
+            hist_col[0], hist_col[1], hist_col[2] = hist_col[1], hist_col[2], c
+            hist_mv[0], hist_mv[1], hist_mv[2] = hist_mv[1], hist_mv[2], e_move[pick]
+            path_nodes[depth] = node
+            path_edges[depth] = pick
+            depth += 1
+            turn = (c + 1) % 4
+            child = e_child[pick]
+            if child < 0:
+                if tops[0] < max_nodes:
+                    child = tops[0]
+                    tops[0] += 1
+                    n_count[child] = -1
+                    n_visits[child] = 0
+                    n_value[child] = 0.0
+                    e_child[pick] = child
+                break
+            node = child
+        # play out
+        idle = 0
+        c = turn
+        while idle < 4:
+            if done[c]:
+                idle += 1
+            else:
+                m = _playout_move(c, occ, forb, att, used, onboard, owner, hist_col, hist_mv,
+                                  pl_piece, pl_cells, cstart, clist, side, diag, psize, anchors,
+                                  mark, stamp, buf, consider, local, points, weight)
+                if m < 0:
+                    done[c] = 1
+                    idle += 1
+                else:
+                    _place(c, m, occ, forb, att, used, onboard, lastp, pl_piece, pl_cells, side,
+                           diag)
+                    hist_col[0], hist_col[1], hist_col[2] = hist_col[1], hist_col[2], c
+                    hist_mv[0], hist_mv[1], hist_mv[2] = hist_mv[1], hist_mv[2], m
+                    idle = 0
+            c = (c + 1) % 4
+        _values(used, lastp, psize, owner, players, advanced, margin_share, margin_scale, values)
+        for d in range(depth):
+            nd = path_nodes[d]
+            e = path_edges[d]
+            v = values[owner[n_colour[nd]]]
+            e_visits[e] += 1
+            e_value[e] += v
+            n_visits[nd] += 1
+            n_value[nd] += v
+
+
+# -- the Python side ------------------------------------------------------------------------
+
+
+def supported(state) -> bool:
+    """Whether this search plays ``state``: classic mode, two or four players, numba present."""
+    return AVAILABLE and state.mode == "classic" and state.players in (2, 4)
+
+
+def position_arrays(state):
+    """The search's root arrays for an engine ``State`` (classic mode)."""
+    piece, cells, *_ = Tables.get()
+    occ = np.zeros(CELLS, np.int8)
+    forb = np.zeros((4, CELLS), np.uint8)
+    att = np.zeros((4, CELLS), np.uint8)
+    used = np.ones((4, NPIECES), np.uint8)
+    onboard = np.zeros(4, np.int32)
+    lastp = np.full(4, -1, np.int32)
+    for c in range(4):
+        for p in range(NPIECES):
+            if state.supply[c] >> p & 1:
+                used[c, p] = 0
+    _, _, _, _, side, diag, _, _ = Tables.get()
+    for c in range(4):
+        for value in state.pieces[c]:
+            m = placement_index(value)
+            for k in range(5):
+                cell = cells[m, k]
+                if cell < 0:
+                    break
+                occ[cell] = c + 1
+                forb[:, cell] = 1
+                for j in range(4):
+                    if side[cell, j] >= 0:
+                        forb[c, side[cell, j]] = 1
+                    if diag[cell, j] >= 0:
+                        att[c, diag[cell, j]] = 1
+            onboard[c] += 1
+        if state.last_piece[c] is not None:
+            lastp[c] = state.last_piece[c] if isinstance(state.last_piece[c], int) else (
+                PIECES.index(state.last_piece[c]))
+    return occ, forb, att, used, onboard, lastp
+
+
+def _owners(state) -> np.ndarray:
+    if state.players == 2:
+        return np.array([0, 1, 0, 1], np.int32)
+    return np.array([0, 1, 2, 3], np.int32)
+
+
+def _history(state):
+    """The latest placements of the three colours before the one to move (oldest first)."""
+    cols = np.full(3, -1, np.int32)
+    moves = np.zeros(3, np.int32)
+    for r, back in enumerate((3, 2, 1)):
+        c = (state.turn - back) % 4
+        if state.pieces[c]:
+            cols[r] = c
+            moves[r] = placement_index(state.pieces[c][-1])
+    return cols, moves
+
+
+def mcts_choose(state, *, deadline: float, max_sims: int | None = None, seed: int = 0,
+                params=MctsParams) -> tuple[int, dict]:
+    """The placement (an engine value) the search picks for the colour to move, and statistics.
+
+    ``deadline`` is a ``time.perf_counter()`` time; ``max_sims`` bounds the simulations too.
+    """
+    piece, cells, cstart, clist, side, diag, centre, psize = Tables.get()
+    occ, forb, att, used, onboard, lastp = position_arrays(state)
+    owner = _owners(state)
+    hist_col, hist_mv = _history(state)
+    players = 2 if state.players == 2 else 4
+    advanced = state.scoring == "advanced"
+    vec = np.array([params.cpuct, params.fpu, params.temperature, params.w_size,
+                    params.w_corner, params.w_block, params.w_centre, params.margin_share,
+                    params.margin_scale], np.float64)
+    max_nodes, max_edges = params.max_nodes, params.max_edges
+    n_first = np.zeros(max_nodes, np.int32)
+    n_count = np.zeros(max_nodes, np.int32)
+    n_colour = np.zeros(max_nodes, np.int8)
+    n_visits = np.zeros(max_nodes, np.int32)
+    n_value = np.zeros(max_nodes, np.float64)
+    e_move = np.empty(max_edges, np.int32)
+    e_prior = np.empty(max_edges, np.float32)
+    e_visits = np.empty(max_edges, np.int32)
+    e_value = np.empty(max_edges, np.float32)
+    e_child = np.empty(max_edges, np.int32)
+    n_count[0] = -1
+    tops = np.array([1, 0], np.int64)
+    mark = np.zeros(len(piece), np.int64)
+    stamp = np.zeros(1, np.int64)
+    _seed(seed)
+    sims = 0
+    while True:
+        step = SLICE if max_sims is None else min(SLICE, max_sims - sims)
+        if step <= 0:
+            break
+        _simulate(step, occ, forb, att, used, onboard, lastp, state.turn, hist_col, hist_mv,
+                  owner, players,
+                  advanced, vec, piece, cells, cstart, clist, side, diag, centre, psize,
+                  n_first, n_count, n_colour, n_visits, n_value,
+                  e_move, e_prior, e_visits, e_value, e_child, tops, mark, stamp)
+        sims += step
+        if time.perf_counter() >= deadline:
+            break
+    first, count = int(n_first[0]), int(n_count[0])
+    if count <= 0 or n_colour[0] != state.turn:
+        raise ValueError("the colour to move has no placement")
+    visits = e_visits[first:first + count]
+    best = first + int(np.argmax(visits))
+    stats = {
+        "sims": sims,
+        "nodes": int(tops[0]),
+        "edges": int(tops[1]),
+        "visits": int(e_visits[best]),
+        "value": float(e_value[best] / max(1, e_visits[best])),
+    }
+    return PLACEMENTS[int(e_move[best])], stats
+
+
+def root_moves(state) -> list[int]:
+    """Every placement the search's move generator finds for the colour to move (tests)."""
+    piece, cells, cstart, clist, side, diag, centre, psize = Tables.get()
+    occ, forb, att, used, onboard, lastp = position_arrays(state)
+    out = np.empty(8192, np.int32)
+    mark = np.zeros(len(piece), np.int64)
+    anchors = np.empty(CELLS, np.int32)
+    consider = np.ones(NPIECES, np.uint8)
+    n = _generate(state.turn, consider, occ, forb, att, used, onboard, piece, cells, cstart, clist,
+                  psize, anchors, mark, 1, out, 0)
+    return sorted(PLACEMENTS[int(m)] for m in out[:n])
