@@ -70,6 +70,9 @@ class MctsParams:
     w_size = 1.0  # prior score: per square of the piece
     w_corner = 0.5  # per new corner square opened for the colour
     w_block = 0.5  # per opponent corner square taken
+    w_near = 0.25  # per square beside an opponent's corner square
+    w_lost = 0.5  # per own corner square the piece closes (shares a side with it)
+    rave_k = 1000.0  # all-moves-as-first values weigh n_amaf / (n_amaf + n + n * n_amaf / k)
     w_centre = 0.15  # per square in the middle 12 x 12, while the colour has <= 5 pieces placed
     margin_share = 0.1  # part of a playout's value given by the points margin (rest: the rank)
     margin_scale = 20.0  # points margin for tanh's bend
@@ -359,7 +362,8 @@ def _values(used, lastp, psize, owner, players, advanced, margin_share, margin_s
 
 @njit(cache=True)
 def _prior_scores(c, first, n, moves, prior, occ, forb, att, onboard, owner, pl_piece, pl_cells,
-                  side, diag, centre, psize, w_size, w_corner, w_block, w_centre, temperature):
+                  side, diag, centre, psize, w_size, w_corner, w_block, w_near, w_lost, w_centre,
+                  temperature):
     """Softmax priors of edges first..first+n (one-step scores, see the module docstring)."""
     best = -1e9
     for e in range(first, first + n):
@@ -367,13 +371,31 @@ def _prior_scores(c, first, n, moves, prior, occ, forb, att, onboard, owner, pl_
         sz = psize[pl_piece[m]]
         corners = 0
         blocks = 0
+        near = 0
+        lost = 0
         mid = 0
         for k in range(sz):
             cell = pl_cells[m, k]
             mid += centre[cell]
             for o in range(4):
-                if o != c and owner[o] != owner[c] and att[o, cell] and not forb[o, cell]:
-                    blocks += 1
+                if o != c and owner[o] != owner[c] and not forb[o, cell]:
+                    if att[o, cell]:
+                        blocks += 1
+                    else:
+                        for q in range(4):
+                            nb = side[cell, q]
+                            if nb >= 0 and att[o, nb] and not forb[o, nb]:
+                                near += 1
+                                break
+            for q in range(4):
+                nb = side[cell, q]
+                if nb >= 0 and att[c, nb] and not forb[c, nb]:
+                    inside = False
+                    for kk in range(sz):
+                        if pl_cells[m, kk] == nb:
+                            inside = True
+                    if not inside:
+                        lost += 1
             for j in range(4):
                 d = diag[cell, j]
                 if d < 0 or forb[c, d] or att[c, d]:
@@ -387,7 +409,8 @@ def _prior_scores(c, first, n, moves, prior, occ, forb, att, onboard, owner, pl_
                                 touching = True
                 if not touching:
                     corners += 1
-        h = w_size * sz + w_corner * corners + w_block * blocks
+        h = (w_size * sz + w_corner * corners + w_block * blocks + w_near * near
+             - w_lost * lost)
         if onboard[c] <= 5:
             h += w_centre * mid
         prior[e] = h
@@ -407,11 +430,13 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
               r_hist_mv, owner, players, advanced, params,
               pl_piece, pl_cells, cstart, clist, side, diag, centre, psize,
               n_first, n_count, n_colour, n_visits, n_value,
-              e_move, e_prior, e_visits, e_value, e_child, tops, mark, stamp):
+              e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops, mark, stamp,
+              p_stamp, p_col, p_ply):
     """Run ``count`` simulations from the root position; tops = [nodes used, edges used]."""
     cpuct, fpu, temperature = params[0], params[1], params[2]
     w_size, w_corner, w_block, w_centre = params[3], params[4], params[5], params[6]
     margin_share, margin_scale = params[7], params[8]
+    w_near, w_lost, rave_k = params[9], params[10], params[11]
     max_nodes = n_first.shape[0]
     max_edges = e_move.shape[0]
     occ = np.empty_like(r_occ)
@@ -433,6 +458,9 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
     points = np.empty(CELLS, np.int32)
     weight = np.array([0.0, 1.0, 5.0, 25.0, 125.0, 625.0])
     for _ in range(count):
+        stamp[1] += 1
+        sim = stamp[1]
+        ply = 0
         hist_col[:] = r_hist_col
         hist_mv[:] = r_hist_mv
         occ[:] = r_occ
@@ -473,12 +501,14 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
                     n_count[node] = n
                     n_colour[node] = c
                     for e in range(at, at + n):
+                        e_anum[e] = 0
+                        e_aval[e] = 0.0
                         e_visits[e] = 0
                         e_value[e] = 0.0
                         e_child[e] = -1
                     _prior_scores(c, at, n, e_move, e_prior, occ, forb, att, onboard, owner,
                                   pl_piece, pl_cells, side, diag, centre, psize, w_size,
-                                  w_corner, w_block, w_centre, temperature)
+                                  w_corner, w_block, w_near, w_lost, w_centre, temperature)
                     tops[1] = at + n
                     break
             if n_count[node] == 0:
@@ -495,6 +525,10 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
             for e in range(first, first + n_count[node]):
                 ev = e_visits[e]
                 q = e_value[e] / ev if ev > 0 else base_q
+                an = e_anum[e]
+                if an > 0:
+                    beta = an / (an + ev + ev * an / rave_k)
+                    q = (1.0 - beta) * q + beta * e_aval[e] / an
                 u = q + cpuct * e_prior[e] * sq / (1.0 + ev)
                 if u > best:
                     best = u
@@ -504,6 +538,10 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
                    side, diag)
             hist_col[0], hist_col[1], hist_col[2] = hist_col[1], hist_col[2], c
             hist_mv[0], hist_mv[1], hist_mv[2] = hist_mv[1], hist_mv[2], e_move[pick]
+            p_stamp[e_move[pick]] = sim
+            p_col[e_move[pick]] = c
+            p_ply[e_move[pick]] = ply
+            ply += 1
             path_nodes[depth] = node
             path_edges[depth] = pick
             depth += 1
@@ -537,6 +575,10 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
                            diag)
                     hist_col[0], hist_col[1], hist_col[2] = hist_col[1], hist_col[2], c
                     hist_mv[0], hist_mv[1], hist_mv[2] = hist_mv[1], hist_mv[2], m
+                    p_stamp[m] = sim
+                    p_col[m] = c
+                    p_ply[m] = ply
+                    ply += 1
                     idle = 0
             c = (c + 1) % 4
         _values(used, lastp, psize, owner, players, advanced, margin_share, margin_scale, values)
@@ -548,6 +590,12 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
             e_value[e] += v
             n_visits[nd] += 1
             n_value[nd] += v
+            col = n_colour[nd]
+            for f in range(n_first[nd], n_first[nd] + n_count[nd]):
+                m = e_move[f]
+                if p_stamp[m] == sim and p_col[m] == col and p_ply[m] >= d:
+                    e_anum[f] += 1
+                    e_aval[f] += v
 
 
 # -- the Python side ------------------------------------------------------------------------
@@ -625,7 +673,8 @@ def mcts_choose(state, *, deadline: float, max_sims: int | None = None, seed: in
     advanced = state.scoring == "advanced"
     vec = np.array([params.cpuct, params.fpu, params.temperature, params.w_size,
                     params.w_corner, params.w_block, params.w_centre, params.margin_share,
-                    params.margin_scale], np.float64)
+                    params.margin_scale, params.w_near, params.w_lost, params.rave_k],
+                   np.float64)
     max_nodes, max_edges = params.max_nodes, params.max_edges
     n_first = np.zeros(max_nodes, np.int32)
     n_count = np.zeros(max_nodes, np.int32)
@@ -637,10 +686,15 @@ def mcts_choose(state, *, deadline: float, max_sims: int | None = None, seed: in
     e_visits = np.empty(max_edges, np.int32)
     e_value = np.empty(max_edges, np.float32)
     e_child = np.empty(max_edges, np.int32)
+    e_anum = np.empty(max_edges, np.int32)
+    e_aval = np.empty(max_edges, np.float32)
+    p_stamp = np.zeros(len(piece), np.int64)
+    p_col = np.zeros(len(piece), np.int8)
+    p_ply = np.zeros(len(piece), np.int16)
     n_count[0] = -1
     tops = np.array([1, 0], np.int64)
     mark = np.zeros(len(piece), np.int64)
-    stamp = np.zeros(1, np.int64)
+    stamp = np.zeros(2, np.int64)
     _seed(seed)
     sims = 0
     while True:
@@ -651,7 +705,8 @@ def mcts_choose(state, *, deadline: float, max_sims: int | None = None, seed: in
                   owner, players,
                   advanced, vec, piece, cells, cstart, clist, side, diag, centre, psize,
                   n_first, n_count, n_colour, n_visits, n_value,
-                  e_move, e_prior, e_visits, e_value, e_child, tops, mark, stamp)
+                  e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops, mark,
+                  stamp, p_stamp, p_col, p_ply)
         sims += step
         if time.perf_counter() >= deadline:
             break

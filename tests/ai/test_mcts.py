@@ -1,0 +1,143 @@
+"""The Monte Carlo tree search of classic games (games/ai/mcts.py): its move generator agrees
+with the engine's (R4), it plays legally from a seat's view, repeatably with a seed, scores
+finished games as R8.3 / R8.4 do, and Expert keeps its pure-Python search without numba."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.ai import decide, mcts
+from games.ai.expert import ExpertParams, expert_action
+from games.engine import apply, legal_actions, legal_placements, new_game, view
+from games.engine.pieces import PIECE_INDEX, PIECE_SHIFT, PIECE_SIZE, PIECES
+from games.engine.rules import placement_text
+from tests.ai.positions import random_positions
+
+pytestmark = pytest.mark.skipif(not mcts.AVAILABLE, reason="numba is not installed")
+
+
+def _random_game(players: int, seed: int, plies: int):
+    rng = random.Random(seed)
+    s = new_game(mode="classic", players=players, seed=seed, scoring="advanced")
+    for _ in range(plies):
+        if s.over:
+            break
+        s = apply(s, {"place": placement_text(rng.choice(sorted(legal_placements(s))))})
+    return s
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 10_000), st.integers(0, 90))
+def test_the_move_generator_finds_exactly_the_engines_placements(players, seed, plies):
+    """R3.1, R4.1-R4.5: every legal placement and nothing else, at any point of a game."""
+    s = _random_game(players, seed, plies)
+    if s.over:
+        return
+    assert mcts.root_moves(s) == sorted(legal_placements(s))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_search_plays_legal_placements_from_the_view(players):
+    states = [s for s in random_positions("classic", players, seed=5)][::7]
+    for s in states:
+        seen = view(s, s.controller())
+        action = decide(seen, level="expert", seed=3, budget=30, max_sims=40)
+        assert action in legal_actions(s), s.ply
+
+
+def test_a_seed_and_a_simulation_count_make_the_choice_repeatable():
+    s = _random_game(2, 11, 14)
+    seen = view(s, s.controller())
+    runs = {decide(seen, level="expert", seed=9, budget=30, max_sims=300)["place"] for _ in range(3)}
+    assert len(runs) == 1
+    others = {decide(seen, level="expert", seed=k, budget=30, max_sims=30)["place"] for k in range(8)}
+    assert len(others) > 1  # with few simulations the seed matters: the search is random
+
+
+def test_the_first_piece_is_a_large_one_on_a_corner():
+    """R3.1: the setup placement covers a free corner; the search opens with V5 or Z5."""
+    s = new_game(mode="classic", players=2, seed=1)
+    value, stats = mcts.mcts_choose(s, deadline=float("inf"), max_sims=200, seed=1)
+    assert {"place": placement_text(value)} in legal_actions(s)
+    assert PIECES[(value >> PIECE_SHIFT).bit_length() - 1] in ("V5", "Z5")
+    assert stats["sims"] == 200
+
+
+def test_a_full_tree_still_gives_a_legal_choice():
+    class Small(mcts.MctsParams):
+        max_edges = 5_000
+        max_nodes = 50
+
+    s = _random_game(4, 3, 20)
+    value, stats = mcts.mcts_choose(s, deadline=float("inf"), max_sims=400, seed=2, params=Small)
+    assert value in legal_placements(s)
+    assert stats["nodes"] <= 50 and stats["edges"] <= 5_000
+
+
+def test_the_search_concentrates_its_visits_on_the_move_it_picks():
+    """Mid-game: the chosen placement is legal, its value a probability, and it was visited
+    more often than an even spread of the simulations would give it."""
+    s = _random_game(2, 21, 48)
+    if s.over:
+        pytest.skip("the random game ended early")
+    value, stats = mcts.mcts_choose(s, deadline=float("inf"), max_sims=1500, seed=4)
+    assert value in legal_placements(s)
+    assert 0.0 <= stats["value"] <= 1.0
+    assert stats["visits"] > 1500 / max(1, len(legal_placements(s)))
+
+
+def _values(used_rows, lastp, players, advanced):
+    psize = np.array([PIECE_SIZE[p] for p in PIECES], np.int8)
+    used = np.array(used_rows, np.uint8)
+    owner = np.array([0, 1, 0, 1] if players == 2 else [0, 1, 2, 3], np.int32)
+    out = np.zeros(4)
+    mcts._values(used, np.array(lastp, np.int32), psize, owner, players, advanced, 0.0, 20.0, out)
+    return out
+
+
+def _all_but(*names):
+    return [0 if p in names else 1 for p in PIECES]
+
+
+def test_finished_games_are_valued_as_they_are_scored():
+    """R8.3 / R8.4: two players add their colours' points; the higher total wins."""
+    everything = [1] * len(PIECES)
+    one = PIECE_INDEX["1"]
+    # Player A (blue, red): all placed with the 1 last (+20) and all placed (+15) = 35.
+    # Player B (yellow, green): -5 (the I5 left) and +15 = 10.
+    out = _values([everything, _all_but("I5"), everything, everything], [one, 0, 2, 0], 2, True)
+    assert list(out[:2]) == [1.0, 0.0]
+    # Basic scoring: squares left only; 5 against 5 is a draw.
+    out = _values([_all_but("I5"), _all_but("L5"), everything, everything], [0] * 4, 2, False)
+    assert list(out[:2]) == [0.5, 0.5]
+    # Four players: the share of the three opponents beaten (ties count half).
+    out = _values(
+        [everything, _all_but("2"), _all_but("2"), _all_but("X")], [0] * 4, 4, False
+    )
+    assert list(out) == [1.0, 0.5, 0.5, 0.0]
+
+
+def test_three_players_and_shuffle_keep_the_python_search():
+    assert not mcts.supported(new_game(mode="classic", players=3, seed=1))
+    assert not mcts.supported(new_game(mode="shuffle", players=2, seed=1))
+    assert mcts.supported(new_game(mode="classic", players=4, seed=1))
+
+
+def test_without_numba_expert_uses_the_python_search(monkeypatch):
+    monkeypatch.setattr(mcts, "AVAILABLE", False)
+    s = _random_game(2, 7, 12)
+    seen = view(s, s.controller())
+    action = decide(seen, level="expert", seed=1, budget=30, max_sims=2)
+    assert action in legal_actions(s)
+
+    class Off(ExpertParams):
+        mcts = False
+
+    monkeypatch.setattr(mcts, "AVAILABLE", True)
+    rng = random.Random(1)
+    assert expert_action(seen, s, rng, budget=30, max_sims=2, params=Off) == action
