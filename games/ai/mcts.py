@@ -77,8 +77,13 @@ class MctsParams:
     margin_share = 0.1  # part of a playout's value given by the points margin (rest: the rank)
     margin_scale = 20.0  # points margin for tanh's bend
     budget_share = 0.9  # of the budget spent searching (the rest: margin for the p95)
-    max_edges = 4_000_000  # edges allocated per decision (about 80 MB): the tree stops growing
+    max_edges = 4_000_000  # edges allocated per decision (about 110 MB): the tree stops growing
     max_nodes = 400_000
+    # A leaf is expanded on its second visit; in searches longer than ``long_search`` seconds
+    # (Master) only once its edge has ``expand_after_long`` visits, so that the tree's memory
+    # (``max_edges``) lasts the whole search.
+    long_search = 5.0
+    expand_after_long = 6
 
 
 def _tables():
@@ -437,6 +442,7 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
     w_size, w_corner, w_block, w_centre = params[3], params[4], params[5], params[6]
     margin_share, margin_scale = params[7], params[8]
     w_near, w_lost, rave_k = params[9], params[10], params[11]
+    expand_after = params[12]
     max_nodes = n_first.shape[0]
     max_edges = e_move.shape[0]
     occ = np.empty_like(r_occ)
@@ -557,6 +563,8 @@ def _simulate(count, r_occ, r_forb, r_att, r_used, r_onboard, r_lastp, r_turn, r
                     e_child[pick] = child
                 break
             node = child
+            if n_count[node] < 0 and e_visits[pick] < expand_after:
+                break  # expanded on a later visit (long searches: see MctsParams.expand_after)
         # play out
         idle = 0
         c = turn
@@ -671,9 +679,11 @@ def mcts_choose(state, *, deadline: float, max_sims: int | None = None, seed: in
     hist_col, hist_mv = _history(state)
     players = 2 if state.players == 2 else 4
     advanced = state.scoring == "advanced"
+    long = deadline - time.perf_counter() > params.long_search
+    expand_after = params.expand_after_long if long else 1
     vec = np.array([params.cpuct, params.fpu, params.temperature, params.w_size,
                     params.w_corner, params.w_block, params.w_centre, params.margin_share,
-                    params.margin_scale, params.w_near, params.w_lost, params.rave_k],
+                    params.margin_scale, params.w_near, params.w_lost, params.rave_k, expand_after],
                    np.float64)
     max_nodes, max_edges = params.max_nodes, params.max_edges
     n_first = np.zeros(max_nodes, np.int32)
