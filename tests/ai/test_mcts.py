@@ -53,9 +53,13 @@ def test_the_search_plays_legal_placements_from_the_view(players):
 def test_a_seed_and_a_simulation_count_make_the_choice_repeatable():
     s = _random_game(2, 11, 14)
     seen = view(s, s.controller())
-    runs = {decide(seen, level="expert", seed=9, budget=30, max_sims=300)["place"] for _ in range(3)}
+    runs = {
+        decide(seen, level="expert", seed=9, budget=30, max_sims=300)["place"] for _ in range(3)
+    }
     assert len(runs) == 1
-    others = {decide(seen, level="expert", seed=k, budget=30, max_sims=30)["place"] for k in range(8)}
+    others = {
+        decide(seen, level="expert", seed=k, budget=30, max_sims=30)["place"] for k in range(8)
+    }
     assert len(others) > 1  # with few simulations the seed matters: the search is random
 
 
@@ -116,9 +120,7 @@ def test_finished_games_are_valued_as_they_are_scored():
     out = _values([_all_but("I5"), _all_but("L5"), everything, everything], [0] * 4, 2, False)
     assert list(out[:2]) == [0.5, 0.5]
     # Four players: the share of the three opponents beaten (ties count half).
-    out = _values(
-        [everything, _all_but("2"), _all_but("2"), _all_but("X")], [0] * 4, 4, False
-    )
+    out = _values([everything, _all_but("2"), _all_but("2"), _all_but("X")], [0] * 4, 4, False)
     assert list(out) == [1.0, 0.5, 0.5, 0.0]
 
 
