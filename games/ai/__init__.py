@@ -7,10 +7,13 @@ record format (RECORD.md) for the decision at hand.
 * Beginner — a legal random choice, placements weighted towards large pieces.
 * Casual — greedy one-step scores: squares placed, corners (anchors) won, opponents' anchors
   covered; a card is worth the best turn it leads to (players.py).
-* Expert — classic placements: rollouts for the best couple of hundred placements and a
-  mobility / reach evaluation (search.py, expert.py); Shuffle mode: the frozen Expert of issue
-  #12's start (baseline.py: simulations over sampled hidden cards), which this search has not
-  beaten there yet; within a time budget per decision (2 s).
+* Expert — classic games with two or four players: Monte Carlo tree search with a compiled
+  inner loop (mcts.py: PUCT with one-step priors, all-moves-as-first values, playouts that
+  answer the opponents' latest pieces), when numba is installed; otherwise, and with three
+  players, rollouts for the best couple of hundred placements and a mobility / reach evaluation
+  (search.py, expert.py). Shuffle mode: the frozen Expert of issue #12's start (baseline.py:
+  simulations over sampled hidden cards), which no search has beaten there yet. Within a time
+  budget per decision (2 s).
 * Master — Expert with a budget of ``MASTER_BUDGET`` (20 s) per decision, for correspondence
   games. Only a Celery worker plays it: ``choose_action(…, worker=True)``; everywhere else (an
   eager task inside a web request, a timed-out turn) the same seat plays at Expert's budget.

@@ -1,5 +1,9 @@
 """Expert: a search for placements, simulations over sampled hidden cards for the rest.
 
+Classic games with two or four players are searched by mcts.py (Monte Carlo tree search,
+compiled by numba) when numba is installed and ``ExpertParams.mcts`` is on; what follows is the
+pure-Python search, which plays three-player classic games and every game without numba.
+
 Shuffle mode plays as the frozen Expert (baseline.py) while ``ExpertParams.shuffle_search`` is
 off: the search below measured no better there (bench/AI_RESULTS.md, issue #12). With it on:
 
