@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -83,6 +84,7 @@ class MctsParams:
     # (Master) only once its edge has ``expand_after_long`` visits, so that the tree's memory
     # (``max_edges``) lasts the whole search.
     long_search = 5.0
+    threads = 2  # trees searched side by side (root parallelism), one per core
     expand_after_long = 6
 
 
@@ -159,11 +161,6 @@ def placement_index(value: int) -> int:
 #           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops)
 #   hist = (hist_col, hist_mv): the latest three placements, oldest first
 #   seen = (p_stamp, p_col, p_ply): which colour played a placement in this simulation, when
-
-
-@njit(cache=True)
-def _seed(seed):
-    np.random.seed(seed)
 
 
 @njit(cache=True)
@@ -665,6 +662,14 @@ def _simulate(count, root, turn0, hist0, owner, players, advanced, params, tab, 
         _backup(depth, path_nodes, path_edges, values, owner, sim, tree, seen)
 
 
+@njit(cache=True, nogil=True)
+def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab, tree, work, seen):
+    """Seed this thread's random numbers, then ``_simulate`` (without the GIL: the threads of
+    ``mcts_choose`` each search their own tree at once)."""
+    np.random.seed(seed)
+    _simulate(count, root, turn0, hist0, owner, players, advanced, params, tab, tree, work, seen)
+
+
 # -- the Python side ------------------------------------------------------------------------
 
 
@@ -786,6 +791,16 @@ def _tree(max_nodes: int, max_edges: int):
     )
 
 
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="mcts")
+    return pool
+
+
 def mcts_choose(
     state, *, deadline: float, max_sims: int | None = None, seed: int = 0, params=MctsParams
 ) -> tuple[int, dict]:
@@ -802,37 +817,53 @@ def mcts_choose(
     advanced = state.scoring == "advanced"
     long = deadline - time.perf_counter() > params.long_search
     vec = _params(params, params.expand_after_long if long else 1)
-    tree = _tree(params.max_nodes, params.max_edges)
-    work = _scratch(count)
-    seen = (np.zeros(count, np.int64), np.zeros(count, np.int8), np.zeros(count, np.int16))
-    _seed(seed)
+    threads = max(1, params.threads)
+    trees = tuple(_tree(params.max_nodes, params.max_edges) for _ in range(threads))
+    works = tuple(_scratch(count) for _ in range(threads))
+    seens = tuple(
+        (np.zeros(count, np.int64), np.zeros(count, np.int8), np.zeros(count, np.int16))
+        for _ in range(threads)
+    )
     sims = 0
+    rounds = 0
     while True:
-        step = SLICE if max_sims is None else min(SLICE, max_sims - sims)
+        left = SLICE * threads if max_sims is None else max_sims - sims
+        step = min(SLICE, -(-left // threads))
         if step <= 0:
             break
-        _simulate(
-            step, root, state.turn, hist, owner, players, advanced, vec, tab, tree, work, seen
-        )
-        sims += step
+        seeds = np.array([seed * 7919 + rounds * threads + k for k in range(threads)], np.int64)
+        args = (step, root, state.turn, hist, owner, players, advanced, vec, tab)
+        if threads == 1:
+            _run(seeds[0], *args, trees[0], works[0], seens[0])
+        else:
+            jobs = [
+                _pool(threads).submit(_run, seeds[k], *args, trees[k], works[k], seens[k])
+                for k in range(threads)
+            ]
+            for job in jobs:
+                job.result()
+        sims += step * threads
+        rounds += 1
         if time.perf_counter() >= deadline:
             break
-    n_first, n_count, n_colour, e_move, e_visits, e_value = (
-        tree[0],
-        tree[1],
-        tree[2],
-        tree[5],
-        tree[7],
-        tree[8],
-    )
+    tree = trees[0]
+    n_first, n_count, n_colour, e_move = tree[0], tree[1], tree[2], tree[5]
+    e_visits = tree[7].astype(np.int64)
+    e_value = tree[8].astype(np.float64)
+    first, count = int(n_first[0]), int(n_count[0])
+    for other in trees[1:]:  # the same root edges in the same order: add their statistics
+        if int(other[0][0]) != first or int(other[1][0]) != count:
+            raise AssertionError("the threads' roots differ")
+        e_visits[first : first + count] += other[7][first : first + count]
+        e_value[first : first + count] += other[8][first : first + count]
     first, count = int(n_first[0]), int(n_count[0])
     if count <= 0 or n_colour[0] != state.turn:
         raise ValueError("the colour to move has no placement")
     best = first + int(np.argmax(e_visits[first : first + count]))
     stats = {
         "sims": sims,
-        "nodes": int(tree[12][0]),
-        "edges": int(tree[12][1]),
+        "nodes": sum(int(t[12][0]) for t in trees),
+        "edges": sum(int(t[12][1]) for t in trees),
         "visits": int(e_visits[best]),
         "value": float(e_value[best] / max(1, e_visits[best])),
     }

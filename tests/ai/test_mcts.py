@@ -143,3 +143,22 @@ def test_without_numba_expert_uses_the_python_search(monkeypatch):
     monkeypatch.setattr(mcts, "AVAILABLE", True)
     rng = random.Random(1)
     assert expert_action(seen, s, rng, budget=30, max_sims=2, params=Off) == action
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_every_thread_count_searches_repeatably(threads):
+    """Root parallelism: one tree per thread, their root statistics added up."""
+
+    class Threads(mcts.MctsParams):
+        pass
+
+    Threads.threads = threads
+    s = _random_game(2, 19, 10)
+    runs = [
+        mcts.mcts_choose(s, deadline=float("inf"), max_sims=120, seed=5, params=Threads)
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+    value, stats = runs[0]
+    assert value in legal_placements(s)
+    assert 120 <= stats["sims"] < 120 + threads
