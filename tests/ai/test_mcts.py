@@ -57,10 +57,11 @@ def test_a_seed_and_a_simulation_count_make_the_choice_repeatable():
         decide(seen, level="expert", seed=9, budget=30, max_sims=300)["place"] for _ in range(3)
     }
     assert len(runs) == 1
-    others = {
-        decide(seen, level="expert", seed=k, budget=30, max_sims=30)["place"] for k in range(8)
+    values = {
+        mcts.mcts_choose(s, deadline=float("inf"), max_sims=60, seed=k)[1]["value"]
+        for k in range(4)
     }
-    assert len(others) > 1  # with few simulations the seed matters: the search is random
+    assert len(values) > 1  # the playouts are random: another seed, other statistics
 
 
 def test_the_first_piece_is_a_large_one_on_a_corner():
@@ -80,7 +81,7 @@ def test_a_full_tree_still_gives_a_legal_choice():
     s = _random_game(4, 3, 20)
     value, stats = mcts.mcts_choose(s, deadline=float("inf"), max_sims=400, seed=2, params=Small)
     assert value in legal_placements(s)
-    assert stats["nodes"] <= 50 and stats["edges"] <= 5_000
+    assert stats["nodes"] <= 50 * Small.threads and stats["edges"] <= 5_000 * Small.threads
 
 
 def test_the_search_concentrates_its_visits_on_the_move_it_picks():
