@@ -84,6 +84,10 @@ class MctsParams:
     # (Master) only once its edge has ``expand_after_long`` visits, so that the tree's memory
     # (``max_edges``) lasts the whole search.
     long_search = 5.0
+    # While at most ``centre_pieces`` pieces are on the board, the tree looks only at the
+    # placements that come nearest the centre (within ``centre_slack`` squares of the nearest).
+    centre_pieces = 12
+    centre_slack = 0.3
     threads = 2  # trees searched side by side (root parallelism), one per core
     expand_after_long = 6
 
@@ -127,7 +131,11 @@ def _tables():
                 diag[cell, j] = cell + dx + SIZE * dy
         centre[cell] = 1 if 4 <= x < 16 and 4 <= y < 16 else 0
     size = np.array([(cells[piece == p][0] >= 0).sum() for p in range(NPIECES)], np.int8)
-    return piece, cells, start, np.array(flat, np.int32), side, diag, centre, size
+    # Distance of a square's centre to the board's centre, at least 2 (the middle 4 x 4 are
+    # alike): the opening's placements race there (``MctsParams.centre_pieces``).
+    xs, ys = np.arange(CELLS) % SIZE, np.arange(CELLS) // SIZE
+    cdist = np.maximum(np.hypot(xs - (SIZE - 1) / 2, ys - (SIZE - 1) / 2), 2.0)
+    return piece, cells, start, np.array(flat, np.int32), side, diag, centre, size, cdist
 
 
 class Tables:
@@ -154,7 +162,7 @@ def placement_index(value: int) -> int:
 # -- the compiled part ----------------------------------------------------------------------
 #
 # The compiled functions pass their arrays in tuples:
-#   tab  = (pl_piece, pl_cells, cstart, clist, side, diag, centre, psize)   Tables.get()
+#   tab  = (pl_piece, pl_cells, cstart, clist, side, diag, centre, psize, cdist)   Tables.get()
 #   pos  = (occ, forb, att, used, onboard, lastp)                           position_arrays()
 #   work = (anchors, mark, stamp, buf, consider, local, points, weight)     _scratch()
 #   tree = (n_first, n_count, n_colour, n_visits, n_value,
@@ -166,7 +174,7 @@ def placement_index(value: int) -> int:
 @njit(cache=True)
 def _place(c, m, pos, tab, hist):
     occ, forb, att, used, onboard, lastp = pos
-    pl_piece, pl_cells, _, _, side, diag, _, _ = tab
+    pl_piece, pl_cells, side, diag = tab[0], tab[1], tab[4], tab[5]
     for k in range(5):
         cell = pl_cells[m, k]
         if cell < 0:
@@ -474,6 +482,33 @@ def _priors(c, first, n, tree, pos, tab, owner, w, temperature):
 
 
 @njit(cache=True)
+def _centre_distance(m, pl_cells, cdist):
+    d = 1e9
+    for k in range(5):
+        cell = pl_cells[m, k]
+        if cell < 0:
+            break
+        d = min(d, cdist[cell])
+    return d
+
+
+@njit(cache=True)
+def _centre_filter(at, n, e_move, tab, slack):
+    """Keep, of the edges at..at+n, the placements that come nearest the board's centre (within
+    ``slack`` of the nearest); their new count."""
+    pl_cells, cdist = tab[1], tab[8]
+    nearest = 1e9
+    for e in range(at, at + n):
+        nearest = min(nearest, _centre_distance(e_move[e], pl_cells, cdist))
+    kept = 0
+    for e in range(at, at + n):
+        if _centre_distance(e_move[e], pl_cells, cdist) <= nearest + slack:
+            e_move[at + kept] = e_move[e]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
 def _expand(node, turn, done, tree, pos, tab, work, owner, params):
     """Give ``node`` its edges: the placements of the first colour from ``turn`` that has one
     (colours without one are marked done); none at all: the game is over (count 0)."""
@@ -497,6 +532,8 @@ def _expand(node, turn, done, tree, pos, tab, work, owner, params):
         if n == 0:
             done[c] = 1
             continue
+        if pos[4].sum() <= params[13]:
+            n = _centre_filter(at, n, e_move, tab, params[14])
         n_first[node], n_count[node], n_colour[node] = at, n, c
         for e in range(at, at + n):
             e_anum[e], e_aval[e], e_visits[e], e_value[e], e_child[e] = 0, 0.0, 0, 0.0, -1
@@ -691,7 +728,7 @@ def position_arrays(state):
         for p in range(NPIECES):
             if state.supply[c] >> p & 1:
                 used[c, p] = 0
-    _, _, _, _, side, diag, _, _ = Tables.get()
+    side, diag = Tables.get()[4:6]
     for c in range(4):
         for value in state.pieces[c]:
             m = placement_index(value)
@@ -751,6 +788,8 @@ def _params(params, expand_after: int) -> np.ndarray:
             params.margin_scale,
             params.rave_k,
             expand_after,
+            params.centre_pieces,
+            params.centre_slack,
         ],
         np.float64,
     )
