@@ -183,7 +183,8 @@ def expert_action(
         return actions[0]
     if params.mcts and mcts.supported(state) and state.step in PLACE_STEPS:
         seed = rng.randrange(1 << 31)
-        value, _ = mcts.mcts_choose(state, deadline=deadline, max_sims=max_sims, seed=seed)
+        until = time.perf_counter() + budget * mcts.MctsParams.budget_share
+        value, _ = mcts.mcts_choose(state, deadline=until, max_sims=max_sims, seed=seed)
         return {"place": placement_text(value)}
     casual = Casual(seat)
     fallback = casual.action(state)
