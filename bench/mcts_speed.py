@@ -1,7 +1,7 @@
 """Simulations per decision of Expert's classic search (games/ai/mcts.py), by thread count.
 
 Plays random classic two-player games to fixed plies, then runs the search on each position for
-the time Expert spends on a decision (``ExpertParams.budget_share`` of the 2 s budget), once with
+the time Expert spends on a decision (``MctsParams.budget_share`` of the 2 s budget), once with
 one thread and once with two, and prints the simulations each managed (a table in markdown).
 
     .venv/bin/python bench/mcts_speed.py [--plies 0,16,32,48] [--seconds 1.8]
@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on t
     sys.path.insert(0, str(ROOT))
 
 from games.ai import mcts  # noqa: E402
-from games.ai.expert import DEFAULT_BUDGET, ExpertParams  # noqa: E402
+from games.ai.expert import DEFAULT_BUDGET  # noqa: E402
 from games.engine import apply, legal_placements, new_game  # noqa: E402
 from games.engine.rules import placement_text  # noqa: E402
 
@@ -41,7 +41,9 @@ def position(plies: int, seed: int):
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", default="0,16,32,48")
-    parser.add_argument("--seconds", type=float, default=DEFAULT_BUDGET * ExpertParams.budget_share)
+    parser.add_argument(
+        "--seconds", type=float, default=DEFAULT_BUDGET * mcts.MctsParams.budget_share
+    )
     args = parser.parse_args(argv)
     if not mcts.AVAILABLE:
         raise SystemExit("numba is not installed: the search is not compiled")
