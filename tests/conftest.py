@@ -114,5 +114,13 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
-    """The .mo files from the committed .po catalogs (written atomically: xdist workers race)."""
+    """The .mo files from the committed .po catalogs (written atomically: xdist workers race).
+
+    The controller (not an xdist worker) also compiles the AI's numba search once, into numba's
+    cache: the workers then load it in a second instead of each compiling it in the middle of
+    the run, beside the browser tests (games/ai/mcts.py)."""
     catalogs.compile_all()
+    if not hasattr(config, "workerinput"):
+        from games.ai import mcts
+
+        mcts.warm_up()
