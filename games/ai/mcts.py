@@ -31,6 +31,7 @@ the seat sees.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -59,7 +60,11 @@ CELLS = SIZE * SIZE
 NPIECES = len(PIECES)
 V5, Z5 = PIECES.index("V5"), PIECES.index("Z5")
 F5, P5, T5, U5, X5 = (PIECES.index(name) for name in ("F", "P", "T5", "U", "X"))
-SLICE = 64  # simulations per call of the compiled loop (between clock checks)
+SLICE = 64
+# Room for one colour's legal placements (the compiled loop does not check bounds; a colour
+# never has more than a couple of thousand): the playouts' buffer, and the free edges the tree
+# keeps before it expands a node.
+MAX_MOVES = 8192  # simulations per call of the compiled loop (between clock checks)
 
 
 class MctsParams:
@@ -143,13 +148,10 @@ def _tables():
 class Tables:
     """The tables, built on first use and shared by every search."""
 
-    _built = None
-
-    @classmethod
-    def get(cls):
-        if cls._built is None:
-            cls._built = _tables()
-        return cls._built
+    @staticmethod
+    @functools.cache
+    def get():
+        return _tables()
 
 
 INDEX_OF: dict[int, int] = {}
@@ -675,7 +677,7 @@ def _simulate(count, root, turn0, hist0, owner, players, advanced, params, tab, 
         depth = 0
         while True:
             if n_count[node] < 0:
-                if tops[1] + 2048 > e_move.shape[0]:
+                if tops[1] + MAX_MOVES > e_move.shape[0]:
                     break  # the tree is full: play out from here
                 _expand(node, turn, done, tree, pos, tab, work, owner, params)
             if n_count[node] == 0:
@@ -718,41 +720,28 @@ def supported(state) -> bool:
 
 
 def position_arrays(state):
-    """The search's root arrays for an engine ``State`` (classic mode)."""
-    piece, cells, *_ = Tables.get()
-    occ = np.zeros(CELLS, np.int8)
-    forb = np.zeros((4, CELLS), np.uint8)
-    att = np.zeros((4, CELLS), np.uint8)
-    used = np.ones((4, NPIECES), np.uint8)
-    onboard = np.zeros(4, np.int32)
-    lastp = np.full(4, -1, np.int32)
-    for c in range(4):
-        for p in range(NPIECES):
-            if state.supply[c] >> p & 1:
-                used[c, p] = 0
-    side, diag = Tables.get()[4:6]
+    """The search's root arrays for an engine ``State`` (classic mode): its pieces placed by
+    ``_place`` in the order they were placed, the supplies and last pieces as the state has
+    them."""
+    tab = Tables.get()
+    pos = (
+        np.zeros(CELLS, np.int8),  # occ
+        np.zeros((4, CELLS), np.uint8),  # forb
+        np.zeros((4, CELLS), np.uint8),  # att
+        np.zeros((4, NPIECES), np.uint8),  # used
+        np.zeros(4, np.int32),  # onboard
+        np.full(4, -1, np.int32),  # lastp
+    )
+    hist = (np.full(3, -1, np.int32), np.zeros(3, np.int32))
     for c in range(4):
         for value in state.pieces[c]:
-            m = placement_index(value)
-            for k in range(5):
-                cell = cells[m, k]
-                if cell < 0:
-                    break
-                occ[cell] = c + 1
-                forb[:, cell] = 1
-                for j in range(4):
-                    if side[cell, j] >= 0:
-                        forb[c, side[cell, j]] = 1
-                    if diag[cell, j] >= 0:
-                        att[c, diag[cell, j]] = 1
-            onboard[c] += 1
-        if state.last_piece[c] is not None:
-            lastp[c] = (
-                state.last_piece[c]
-                if isinstance(state.last_piece[c], int)
-                else (PIECES.index(state.last_piece[c]))
-            )
-    return occ, forb, att, used, onboard, lastp
+            _place(c, placement_index(value), pos, tab, hist)
+    used, lastp = pos[3], pos[5]
+    for c in range(4):
+        used[c] = [0 if state.supply[c] >> p & 1 else 1 for p in range(NPIECES)]
+        last = state.last_piece[c]
+        lastp[c] = -1 if last is None else PIECES.index(last)
+    return pos
 
 
 def _owners(state) -> np.ndarray:
@@ -804,7 +793,7 @@ def _scratch(placements: int):
         np.empty(CELLS, np.int32),
         np.zeros(placements, np.int64),
         np.zeros(2, np.int64),
-        np.empty(8192, np.int32),
+        np.empty(MAX_MOVES, np.int32),
         np.ones(NPIECES, np.uint8),
         np.zeros(CELLS, np.int32),
         np.empty(CELLS, np.int32),
@@ -813,6 +802,8 @@ def _scratch(placements: int):
 
 
 def _tree(max_nodes: int, max_edges: int):
+    """Empty tree arrays; room for at least two nodes' edges (the root is always expanded)."""
+    max_edges = max(max_edges, 2 * MAX_MOVES)
     n_count = np.zeros(max_nodes, np.int32)
     n_count[0] = -1  # the root, not yet expanded
     return (
@@ -914,7 +905,7 @@ def mcts_choose(
 def root_moves(state) -> list[int]:
     """Every placement the search's move generator finds for the colour to move (tests)."""
     tab = Tables.get()
-    out = np.empty(8192, np.int32)
+    out = np.empty(MAX_MOVES, np.int32)
     n = _generate(state.turn, position_arrays(state), tab, _scratch(len(tab[0])), out, 0)
     return sorted(PLACEMENTS[int(m)] for m in out[:n])
 
