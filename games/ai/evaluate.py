@@ -28,7 +28,7 @@ from games.engine.pieces import (
     shift_adjacent,
     shift_diagonal,
 )
-from games.engine.rules import placements_covering
+from games.engine.rules import placements_covering, r4_context
 from games.engine.state import State
 
 __all__ = [
@@ -199,12 +199,7 @@ def colour_features(s: State, c: int, occ: int) -> tuple[int, int, int]:
     supply = s.supply[c]
     if not supply:
         return 0, 0, own.bit_count()
-    if own:
-        adjacent = shift_adjacent(own)
-        anchors = shift_diagonal(own) & ~adjacent & ~occ
-        blocked = occ | adjacent
-    else:
-        anchors, blocked = CORNERS & ~occ, occ
+    anchors, blocked = r4_context(own, occ)
     found = placements_covering(anchors, blocked, supply)
     reach = 0
     for v in found:

@@ -31,7 +31,7 @@ import time
 from games.engine.pieces import BOARD, CORNERS, PIECE_SHIFT, PIECE_SIZE, PIECES
 from games.engine.pieces import shift_adjacent as _adj
 from games.engine.pieces import shift_diagonal as _diag
-from games.engine.rules import placements_covering
+from games.engine.rules import placements_covering, r4_context
 
 from .evaluate import CENTRE_12, sum_over_supply
 
@@ -104,12 +104,7 @@ class Evaluator:
             if not supply:
                 found = ([], 0)
             else:
-                if own:
-                    adjacent = _adj(own)
-                    anchors = _diag(own) & ~adjacent & ~occ
-                    blocked = occ | adjacent
-                else:
-                    anchors, blocked = CORNERS & ~occ, occ
+                anchors, blocked = r4_context(own, occ)
                 values = list(placements_covering(anchors, blocked, supply))
                 reach = 0
                 for v in values:
