@@ -1,7 +1,7 @@
 """Arena: AI levels play each other; win rates, mean scores and time per decision.
 
     python -m games.ai.arena --mode shuffle --players 2 --games 40 --seats expert,casual \
-        [--budget 2] [--seed 1] [--opening 4] [--scoring basic] [--json] [--progress]
+        [--budget 2] [--seed 1] [--opening 4] [--scoring basic] [--jobs 2] [--json] [--progress]
 
 ``--seats`` names one level per seat (seat 0 first). Between games the levels rotate one seat to
 the right, so that every level plays every seat (and blue's first move) equally often. Each game
@@ -11,6 +11,10 @@ Expert's search is bounded by work rather than time.
 ``--opening N``: the first N decisions of every game are Beginner's (random, seeded), and the
 games of one rotation replay the same start (decks and moves) with the seats rotated: without it
 two classic games between the same levels in the same seats differ only by timing.
+
+``--jobs N`` plays N games at a time, each in its own process, and shares the machine's cores
+among them (Expert's search threads, mcts.py); the report lists the games in order as one at a
+time would.
 
 Every decision is taken from the deciding seat's view only (``decide(view(state, seat))``).
 Wins: a player alone in first place wins 1; players sharing first place share the win (a
@@ -27,13 +31,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
+import os
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from games.engine import apply, new_game, score, view
 
-from . import BENCH_LEVELS, LEVELS, MASTER_BUDGET, decide
+from . import BENCH_LEVELS, LEVELS, MASTER_BUDGET, decide, mcts
 from .expert import DEFAULT_BUDGET
 
 
@@ -103,27 +110,53 @@ def pair_share(levels: list[str], result: dict, first: str, second: str) -> floa
     return sum(1.0 if x < y else 0.5 if x == y else 0.0 for x, y in pairs) / len(pairs)
 
 
+def _game(args, g: int) -> tuple[list[str], dict, dict[str, list[float]]]:
+    """Game ``g`` of the run: (levels per seat, the engine's score dict, times per level)."""
+    n = len(args.seats)
+    levels = [args.seats[(i - g) % n] for i in range(n)]
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    result = play_game(
+        levels,
+        mode=args.mode,
+        players=args.players,
+        scoring=args.scoring,
+        # With an opening, the n games of a rotation replay one start (decks and moves).
+        seed=args.seed * 100_003 + (g // n if args.opening else g),
+        budget=args.budget,
+        times=times,
+        opening=args.opening,
+    )
+    return levels, result, times
+
+
+def _share_cores(jobs: int) -> None:
+    """A pool worker's search threads: the machine's cores shared among the ``jobs`` games."""
+    mcts.MctsParams.threads = max(1, (os.cpu_count() or 1) // jobs)
+
+
+def _games(args):
+    """The games' results in order: one at a time, or ``args.jobs`` at a time in processes."""
+    if args.jobs == 1:
+        for g in range(args.games):
+            yield _game(args, g)
+        return
+    spawn = multiprocessing.get_context("spawn")  # not fork: the parent may run search threads
+    with ProcessPoolExecutor(
+        args.jobs, mp_context=spawn, initializer=_share_cores, initargs=(args.jobs,)
+    ) as pool:
+        yield from pool.map(_game, [args] * args.games, range(args.games))
+
+
 def run(args) -> dict:
     seats = args.seats
-    n = len(seats)
     pair = sorted(set(seats), key=seats.index)
     head_to_head: list[float] = []
     wins = {level: [] for level in set(seats)}
     scores = {level: [] for level in set(seats)}
     times = {level: [] for level in set(seats)}
-    for g in range(args.games):
-        levels = [seats[(i - g) % n] for i in range(n)]
-        result = play_game(
-            levels,
-            mode=args.mode,
-            players=args.players,
-            scoring=args.scoring,
-            # With an opening, the n games of a rotation replay one start (decks and moves).
-            seed=args.seed * 100_003 + (g // n if args.opening else g),
-            budget=args.budget,
-            times=times,
-            opening=args.opening,
-        )
+    for g, (levels, result, game_times) in enumerate(_games(args)):
+        for level in times:
+            times[level] += game_times[level]
         if len(pair) == 2:
             share = pair_share(levels, result, pair[0], pair[1])
             if share is not None:
@@ -145,6 +178,7 @@ def run(args) -> dict:
         "budget": args.budget,
         "seed": args.seed,
         "opening": args.opening,
+        "jobs": args.jobs,
         "levels": {},
     }
     if head_to_head:
@@ -222,6 +256,12 @@ def parse_args(argv: list[str]):
         default=0,
         help="decisions played by Beginner first (random starts; classic games differ by them)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="games at a time, in processes (Expert's search threads: the cores shared out)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
@@ -232,8 +272,8 @@ def parse_args(argv: list[str]):
         if level not in LEVELS + BENCH_LEVELS:
             known = ", ".join(LEVELS + BENCH_LEVELS)
             parser.error(f"unknown level {level!r}: pick among {known}")
-    if args.games < 1 or (args.budget is not None and args.budget <= 0):
-        parser.error("--games and --budget must be positive")
+    if args.games < 1 or args.jobs < 1 or (args.budget is not None and args.budget <= 0):
+        parser.error("--games, --jobs and --budget must be positive")
     return args
 
 

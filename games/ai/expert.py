@@ -1,11 +1,15 @@
 """Expert: a search for placements, simulations over sampled hidden cards for the rest.
 
-Classic games with two or four players are searched by mcts.py (Monte Carlo tree search,
-compiled by numba) when numba is installed and ``ExpertParams.mcts`` is on; what follows is the
-pure-Python search, which plays three-player classic games and every game without numba.
+Placements in games with two or four players are searched by mcts.py (Monte Carlo tree search,
+compiled by numba) when numba is installed and ``ExpertParams.mcts`` is on. In Shuffle mode
+(``ExpertParams.mcts_shuffle``) that search places as if no more cards were played after the one
+in force, and every other decision (cards, kept cards, declared colours, Recycle, Warp) is the
+frozen Expert's (baseline.py). What follows is the pure-Python search, which plays three-player
+games and every game without numba.
 
-Shuffle mode plays as the frozen Expert (baseline.py) while ``ExpertParams.shuffle_search`` is
-off: the search below measured no better there (bench/AI_RESULTS.md, issue #12). With it on:
+Shuffle's other decisions, and Shuffle without numba, are the frozen Expert's while
+``ExpertParams.shuffle_search`` is off: the search below measured no better there
+(bench/AI_RESULTS.md, issue #12). With it on:
 
 For the decision at hand (``state`` is a determinization of the seat's view: hidden cards are
 sampled, determinize.py):
@@ -73,6 +77,9 @@ class ExpertParams:
     # Classic games with two or four players: Monte Carlo tree search with a compiled inner loop
     # (mcts.py) when numba is installed; off, or without numba, the search below.
     mcts = True
+    # Shuffle with two or four players: placements by the same search (as if no more cards were
+    # played), cards and the other choices as the frozen Expert makes them.
+    mcts_shuffle = True
 
 
 def _turn_over(before_turn: int, action: dict, s) -> bool:
@@ -174,14 +181,20 @@ def expert_action(
     """Expert's action for the decision in ``seat_view`` (``state`` is a determinization of it).
 
     Shuffle mode plays as the frozen Expert (baseline.py) unless ``params.shuffle_search``."""
-    if state.mode == "shuffle" and not params.shuffle_search:
+    compiled = (
+        params.mcts
+        and state.step in PLACE_STEPS
+        and mcts.supported(state)
+        and (state.mode == "classic" or params.mcts_shuffle)
+    )
+    if state.mode == "shuffle" and not (params.shuffle_search or compiled):
         return baseline_action(seat_view, state, rng, budget=budget, max_sims=max_sims)
     deadline = time.perf_counter() + budget * params.budget_share
     seat = seat_view["seat"]
     actions = legal_actions(state)
     if len(actions) == 1:
         return actions[0]
-    if params.mcts and mcts.supported(state) and state.step in PLACE_STEPS:
+    if compiled:
         seed = rng.randrange(1 << 31)
         until = time.perf_counter() + budget * mcts.MctsParams.budget_share
         value, _ = mcts.mcts_choose(state, deadline=until, max_sims=max_sims, seed=seed)

@@ -1,8 +1,15 @@
-"""Monte Carlo tree search for classic Blokus, with a compiled inner loop (numba).
+"""Monte Carlo tree search for Blokus placements, with a compiled inner loop (numba).
 
-Expert and Master play classic games with two or four players by this search when numba is
-installed (``AVAILABLE``); without it (or for three players, whose shared colour changes hands)
-they use the pure-Python search of search.py, which stays the reference path.
+Expert and Master place their pieces by this search in games with two or four players when numba
+is installed (``AVAILABLE``); without it (or for three players, whose shared colour changes
+hands) they use the pure-Python search of search.py, which stays the reference path.
+
+* **Shuffle mode:** the search places as if no more cards were played: below the root, the game
+  is classic Blokus in the current direction (R7.1), with a Skip in force passing over the next
+  colour once (R6.1), and finished games are valued as Shuffle scores them (two players: the
+  worse colour, R8.3 / R8.4). A card that changes R4 for this placement (Wild, Edge to Edge,
+  Double Play's second piece) gives the root the engine's placements (``given_moves``). Cards,
+  Recycle and Warp are decided elsewhere (expert.py).
 
 * **Board:** 400 squares (``x + 20 * y``), one byte each: free, or the colour on it. Per colour: the
   squares it may not cover (taken, or sharing a side with its own piece: R4.1, R4.3) and the
@@ -39,6 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from games.engine.pieces import BOARD, PIECE_SHIFT, PIECES, PLACEMENTS, SIZE, W
+from games.engine.rules import legal_placements
 
 try:  # numba is optional: without it, Expert keeps its pure-Python search
     from numba import njit
@@ -168,7 +176,7 @@ def placement_index(value: int) -> int:
 # The compiled functions pass their arrays in tuples:
 #   tab  = (pl_piece, pl_cells, cstart, clist, side, diag, centre, psize, cdist)   Tables.get()
 #   pos  = (occ, forb, att, used, onboard, lastp)                           position_arrays()
-#   work = (anchors, mark, stamp, buf, consider, local, points, weight)     _scratch()
+#   work = (anchors, mark, stamp, buf, consider, local, points, weight, given)   _scratch()
 #   tree = (n_first, n_count, n_colour, n_visits, n_value,
 #           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops)
 #   hist = (hist_col, hist_mv): the latest three placements, oldest first
@@ -376,9 +384,12 @@ def _playout_move(c, pos, tab, work, owner, hist):
 
 
 @njit(cache=True)
-def _values(used, lastp, psize, owner, players, advanced, margin_share, margin_scale, out):
-    """Each player's value in [0, 1] for a finished position (R8.3, R8.4)."""
-    points = np.zeros(4)
+def _values(used, lastp, psize, owner, players, advanced, params, out):
+    """Each player's value in [0, 1] for a finished position (R8.3, R8.4): a player's points
+    are the sum of their colours' (classic), or their worse colour's (``params[16]``: two
+    players in Shuffle mode)."""
+    margin_share, margin_scale, worst = params[9], params[10], params[16] > 0.0
+    points = np.full(4, 1e9) if worst else np.zeros(4)
     for c in range(4):
         rem = 0
         for p in range(NPIECES):
@@ -390,7 +401,7 @@ def _values(used, lastp, psize, owner, players, advanced, margin_share, margin_s
             if lastp[c] == 0:
                 pts += 5.0
         if owner[c] >= 0:
-            points[owner[c]] += pts
+            points[owner[c]] = min(points[owner[c]], pts) if worst else points[owner[c]] + pts
     for i in range(players):
         beaten = 0.0
         others = 0.0
@@ -527,17 +538,22 @@ def _expand(node, turn, done, tree, pos, tab, work, owner, params):
         tree[12],
     )
     n_count[node] = 0
+    given = work[8]
     for k in range(4):
-        c = (turn + k) % 4
+        c = (turn + k * int(params[15])) % 4
         if done[c]:
             continue
         at = tops[1]
-        n = _generate_considered(c, pos, tab, work, e_move, at)
-        if n == 0:
-            done[c] = 1
-            continue
-        if pos[4].sum() <= params[13]:
-            n = _centre_filter(at, n, e_move, tab, params[14])
+        if node == 0 and given.shape[0] > 0:  # the root's placements, given (card effects)
+            n = given.shape[0]
+            e_move[at : at + n] = given
+        else:
+            n = _generate_considered(c, pos, tab, work, e_move, at)
+            if n == 0:
+                done[c] = 1
+                continue
+            if pos[4].sum() <= params[13]:
+                n = _centre_filter(at, n, e_move, tab, params[14])
         n_first[node], n_count[node], n_colour[node] = at, n, c
         for e in range(at, at + n):
             e_anum[e], e_aval[e], e_visits[e], e_value[e], e_child[e] = 0, 0.0, 0, 0.0, -1
@@ -596,8 +612,9 @@ def _played(m, c, ply, sim, seen):
 
 
 @njit(cache=True)
-def _playout(turn, ply, sim, done, pos, tab, work, owner, hist, seen):
-    """Play the game out from colour ``turn`` (every colour by ``_playout_move``)."""
+def _playout(turn, step, ply, sim, done, pos, tab, work, owner, hist, seen):
+    """Play the game out from colour ``turn`` (every colour by ``_playout_move``; the next
+    colour is ``step`` on: 1 clockwise, 3 reversed)."""
     idle = 0
     c = turn
     while idle < 4:
@@ -613,7 +630,7 @@ def _playout(turn, ply, sim, done, pos, tab, work, owner, hist, seen):
                 _played(m, c, ply, sim, seen)
                 ply += 1
                 idle = 0
-        c = (c + 1) % 4
+        c = (c + step) % 4
 
 
 @njit(cache=True)
@@ -646,6 +663,8 @@ def _simulate(count, root, turn0, hist0, owner, players, advanced, params, tab, 
     n_count, n_colour, e_move, e_child = tree[1], tree[2], tree[5], tree[9]
     tops = tree[12]
     expand_after = params[12]
+    step = int(params[15])
+    skip = params[17] > 0.0
     pos = (
         np.empty_like(root[0]),
         np.empty_like(root[1]),
@@ -690,16 +709,15 @@ def _simulate(count, root, turn0, hist0, owner, players, advanced, params, tab, 
             path_nodes[depth] = node
             path_edges[depth] = pick
             depth += 1
-            turn = (c + 1) % 4
+            turn = (c + (2 * step if depth == 1 and skip else step)) % 4  # Skip (R6.1)
             node = e_child[pick]
             if node < 0:
                 _new_leaf(pick, tree)
                 break
             if n_count[node] < 0 and tree[7][pick] < expand_after:
                 break  # expanded on a later visit (long searches: MctsParams.expand_after_long)
-        _playout(turn, depth, sim, done, pos, tab, work, owner, hist, seen)
-        m_share, m_scale = params[9], params[10]
-        _values(pos[3], pos[5], tab[7], owner, players, advanced, m_share, m_scale, values)
+        _playout(turn, step, depth, sim, done, pos, tab, work, owner, hist, seen)
+        _values(pos[3], pos[5], tab[7], owner, players, advanced, params, values)
         _backup(depth, path_nodes, path_edges, values, owner, sim, tree, seen)
 
 
@@ -715,8 +733,10 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
 
 
 def supported(state) -> bool:
-    """Whether this search plays ``state``: classic mode, two or four players, numba present."""
-    return AVAILABLE and state.mode == "classic" and state.players in (2, 4)
+    """Whether this search plays ``state``'s placements: two or four players (three: the shared
+    colour changes hands), numba present. In Shuffle mode the search places as if no more card
+    were played after this one (the playouts are classic Blokus in the current direction)."""
+    return AVAILABLE and state.players in (2, 4)
 
 
 def position_arrays(state):
@@ -755,14 +775,14 @@ def _history(state):
     cols = np.full(3, -1, np.int32)
     moves = np.zeros(3, np.int32)
     for r, back in enumerate((3, 2, 1)):
-        c = (state.turn - back) % 4
+        c = (state.turn - back * state.direction) % 4
         if state.pieces[c]:
             cols[r] = c
             moves[r] = placement_index(state.pieces[c][-1])
     return cols, moves
 
 
-def _params(params, expand_after: int) -> np.ndarray:
+def _params(params, expand_after: int, state=None) -> np.ndarray:
     """The constants as the compiled loop reads them (see ``_simulate`` and ``_move_score``)."""
     return np.array(
         [
@@ -781,14 +801,18 @@ def _params(params, expand_after: int) -> np.ndarray:
             expand_after,
             params.centre_pieces,
             params.centre_slack,
+            1 if state is None or state.direction > 0 else 3,  # the next colour: c + this
+            1 if state is not None and state.mode == "shuffle" and state.players == 2 else 0,
+            1 if state is not None and state.skip_pending else 0,  # the next colour loses its turn
         ],
         np.float64,
     )
 
 
-def _scratch(placements: int):
+def _scratch(placements: int, given=None):
     """The ``work`` tuple: anchors, marks, counters, a move buffer, considered pieces, local
-    points and the playouts' weights per piece size."""
+    points, the playouts' weights per piece size and the root's placements if they are given
+    (none: the root's are generated)."""
     return (
         np.empty(CELLS, np.int32),
         np.zeros(placements, np.int64),
@@ -798,6 +822,7 @@ def _scratch(placements: int):
         np.zeros(CELLS, np.int32),
         np.empty(CELLS, np.int32),
         np.array([0.0, 1.0, 5.0, 25.0, 125.0, 625.0]),
+        np.empty(0, np.int32) if given is None else given,
     )
 
 
@@ -848,10 +873,11 @@ def mcts_choose(
     players = 2 if state.players == 2 else 4
     advanced = state.scoring == "advanced"
     long = deadline - time.perf_counter() > params.long_search
-    vec = _params(params, params.expand_after_long if long else 1)
+    vec = _params(params, params.expand_after_long if long else 1, state)
+    given = given_moves(state)
     threads = max(1, params.threads)
     trees = tuple(_tree(params.max_nodes, params.max_edges) for _ in range(threads))
-    works = tuple(_scratch(count) for _ in range(threads))
+    works = tuple(_scratch(count, given) for _ in range(threads))
     seens = tuple(
         (np.zeros(count, np.int64), np.zeros(count, np.int8), np.zeros(count, np.int16))
         for _ in range(threads)
@@ -900,6 +926,21 @@ def mcts_choose(
         "value": float(e_value[best] / max(1, e_visits[best])),
     }
     return PLACEMENTS[int(e_move[best])], stats
+
+
+def given_moves(state) -> np.ndarray | None:
+    """The root's placements when a card changes R4 for this one (Wild R6.4, Edge to Edge
+    R6.5, Double Play's second piece R6.6): the engine's, largest pieces first, at most
+    ``MAX_MOVES``. None: the search generates them (R4 as it stands)."""
+    if state.mode != "shuffle" or not (
+        state.wild is not None or state.edge or state.step == "place_second"
+    ):
+        return None
+    indices = sorted(
+        (placement_index(v) for v in legal_placements(state)),
+        key=lambda m: (-int(Tables.get()[7][Tables.get()[0][m]]), m),
+    )
+    return np.array(indices[:MAX_MOVES], np.int32)
 
 
 def root_moves(state) -> list[int]:

@@ -56,3 +56,19 @@ def test_a_four_player_run_reports_head_to_head(capsys):
     h = json.loads(capsys.readouterr().out)["head_to_head"]
     assert (h["first"], h["second"], h["games"]) == ("casual", "beginner", 1)
     assert h["ci95"][0] <= h["rate"] <= h["ci95"][1]
+
+
+def test_games_in_parallel_report_what_one_at_a_time_does(capsys):
+    """``--jobs 2``: the same seeded games (Beginner and Casual depend on the seed only), in
+    processes; the same scores and wins, every decision timed."""
+    argv = ["--mode", "classic", "--players", "2", "--games", "3", "--seats", "casual,beginner"]
+    reports = []
+    for jobs in ("1", "2"):
+        assert main([*argv, "--jobs", jobs, "--json"]) == 0
+        reports.append(json.loads(capsys.readouterr().out))
+    one, two = reports
+    assert two["jobs"] == 2
+    for level in ("casual", "beginner"):
+        for key in ("seat_games", "win_rate", "mean_score", "decisions"):
+            assert one["levels"][level][key] == two["levels"][level][key]
+    assert one["head_to_head"] == two["head_to_head"]

@@ -97,12 +97,17 @@ def test_the_search_concentrates_its_visits_on_the_move_it_picks():
     assert stats["visits"] > 1500 / max(1, len(legal_placements(s)))
 
 
-def _values(used_rows, lastp, players, advanced):
+class _RankOnly(mcts.MctsParams):
+    margin_share = 0.0
+
+
+def _values(used_rows, lastp, players, advanced, mode="classic"):
     psize = np.array([PIECE_SIZE[p] for p in PIECES], np.int8)
     used = np.array(used_rows, np.uint8)
     owner = np.array([0, 1, 0, 1] if players == 2 else [0, 1, 2, 3], np.int32)
     out = np.zeros(4)
-    mcts._values(used, np.array(lastp, np.int32), psize, owner, players, advanced, 0.0, 20.0, out)
+    vec = mcts._params(_RankOnly, 1, new_game(mode=mode, players=players, seed=1))
+    mcts._values(used, np.array(lastp, np.int32), psize, owner, players, advanced, vec, out)
     return out
 
 
@@ -126,10 +131,62 @@ def test_finished_games_are_valued_as_they_are_scored():
     assert list(out) == [1.0, 0.5, 0.5, 0.0]
 
 
-def test_three_players_and_shuffle_keep_the_python_search():
+def test_shuffle_with_two_players_is_valued_by_the_worse_colour():
+    """R8.3 / R8.4, two players in Shuffle mode: a player's score is their worse colour's."""
+    everything = [1] * len(PIECES)
+    # A (blue, red): 0 and 10 squares left, worse colour 10; B (yellow, green): 5 and 5, worse 5.
+    rows = [everything, _all_but("I5"), _all_but("I5", "L5"), _all_but("L5")]
+    assert list(_values(rows, [0] * 4, 2, False, mode="shuffle")[:2]) == [0.0, 1.0]
+    assert list(_values(rows, [0] * 4, 2, False, mode="classic")[:2]) == [0.5, 0.5]  # 10 and 10
+    # Advanced: A's worse colour -10 (blue's +15 does not help), B's -5.
+    assert list(_values(rows, [0] * 4, 2, True, mode="shuffle")[:2]) == [0.0, 1.0]
+
+
+def test_three_players_keep_the_python_search():
     assert not mcts.supported(new_game(mode="classic", players=3, seed=1))
-    assert not mcts.supported(new_game(mode="shuffle", players=2, seed=1))
+    assert not mcts.supported(new_game(mode="shuffle", players=3, seed=1))
+    assert mcts.supported(new_game(mode="shuffle", players=2, seed=1))
     assert mcts.supported(new_game(mode="classic", players=4, seed=1))
+
+
+def _shuffle_place_states(players: int) -> list:
+    """Placement decisions of random Shuffle games, those under a card's effect first."""
+    states = [
+        s
+        for seed in (3, 4, 5)
+        for s in random_positions("shuffle", players, seed=seed)
+        if s.step in ("setup", "place", "place_second")
+    ]
+    special = [s for s in states if s.wild is not None or s.edge or s.step == "place_second"]
+    return special + states[::9]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_shuffle_placements_are_legal_under_every_card_effect(players):
+    """R6.4 Wild, R6.5 Edge to Edge, R6.6 Double Play's second piece: the root's placements are
+    the engine's; otherwise the search's own generator (R4) finds them. Chosen from the view."""
+    states = _shuffle_place_states(players)
+    assert any(s.wild is not None for s in states) and any(s.edge for s in states)
+    assert any(s.step == "place_second" for s in states)
+    for s in states:
+        given_moves = mcts.given_moves(s)
+        if s.wild is not None or s.edge or s.step == "place_second":
+            assert sorted(mcts.PLACEMENTS[m] for m in given_moves) == sorted(legal_placements(s))
+        else:
+            assert given_moves is None
+        action = decide(view(s, s.controller()), level="expert", seed=2, budget=30, max_sims=24)
+        assert action in legal_actions(s), (s.ply, s.step)
+
+
+def test_a_reversed_direction_reads_the_latest_pieces_of_the_colours_before():
+    """R6.2, R7.1: after a Reverse, the colours that moved before the one to move are the ones
+    after it clockwise."""
+    s = _random_game(4, 23, 8)
+    s = s.copy()
+    s.direction = -1
+    cols, moves = mcts._history(s)
+    assert list(cols) == [(s.turn + 3) % 4, (s.turn + 2) % 4, (s.turn + 1) % 4]  # oldest first
+    assert [mcts.PLACEMENTS[m] for m in moves] == [s.pieces[c][-1] for c in cols]
 
 
 def test_without_numba_expert_uses_the_python_search(monkeypatch):
