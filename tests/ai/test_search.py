@@ -59,16 +59,31 @@ def test_a_bounded_search_repeats_and_plays_legally(max_nodes):
     assert first in legal_actions(s)
 
 
-def test_shuffle_plays_as_the_frozen_expert_unless_asked(monkeypatch):
+def test_shuffle_cards_are_the_frozen_experts_choices(monkeypatch):
+    """Shuffle: cards, kept cards, colours, Recycle and Warp are the frozen Expert's; placements
+    are the tree search's (mcts.py), or the frozen Expert's too with ``mcts_shuffle`` off."""
     from games.ai import decide
     from games.engine import view
     from tests.ai.positions import positions
 
     found = positions("shuffle", 2, seed=13)
-    for step in ("card", "place"):
-        seen = view(found[step], found[step].controller())
-        expert = decide(seen, level="expert", seed=5, budget=30, max_sims=2)
-        assert expert == decide(seen, level="baseline", seed=5, budget=30, max_sims=2)
+    assert {"card", "keep", "declare", "recycle", "warp"} <= set(found)
+
+    def both(state):
+        seen = view(state, state.controller())
+        return [
+            decide(seen, level=lv, seed=5, budget=30, max_sims=2) for lv in ("expert", "baseline")
+        ]
+
+    for step in ("card", "keep", "declare", "recycle", "warp"):
+        expert, baseline = both(found[step])
+        assert expert == baseline, step
+    for step in ("setup", "place", "place_second"):
+        expert, _ = both(found[step])
+        assert expert in legal_actions(found[step]), step
+    monkeypatch.setattr(ExpertParams, "mcts_shuffle", False)
+    expert, baseline = both(found["place"])
+    assert expert == baseline
     monkeypatch.setattr(ExpertParams, "shuffle_search", True)
     for step, state in found.items():
         action = decide(
