@@ -14,7 +14,11 @@ app.autodiscover_tasks()
 
 @worker_init.connect
 def _warm_up_the_ai(**kwargs):
-    """Compile the AI's search in the main process before the pool forks its children."""
+    """Give the AI's search its threads per decision (``AI_SEARCH_THREADS``) and compile it in
+    the main process before the pool forks its children."""
+    from django.conf import settings
+
     from games.ai import mcts
 
+    mcts.MctsParams.threads = settings.AI_SEARCH_THREADS
     mcts.warm_up()

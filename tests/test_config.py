@@ -67,3 +67,14 @@ def test_postgres_urls_are_split_into_their_parts():
 def test_other_database_urls_are_refused(url):
     with pytest.raises(ImproperlyConfigured):
         parse_database_url(url)
+
+
+def test_a_celery_worker_gives_the_ai_search_its_threads(monkeypatch, settings):
+    """AI_SEARCH_THREADS: threads per computer decision, set when a worker starts."""
+    from config.celery import _warm_up_the_ai
+    from games.ai import mcts
+
+    monkeypatch.setattr(mcts.MctsParams, "threads", 2)
+    settings.AI_SEARCH_THREADS = 1
+    _warm_up_the_ai()
+    assert mcts.MctsParams.threads == 1
