@@ -740,9 +740,9 @@ def supported(state) -> bool:
 
 
 def position_arrays(state):
-    """The search's root arrays for an engine ``State`` (classic mode): its pieces placed by
-    ``_place`` in the order they were placed, the supplies and last pieces as the state has
-    them."""
+    """The search's root arrays for an engine ``State``: its pieces placed by ``_place`` in the
+    order the state lists them (Recycle and Warp change those lists), the supplies and last
+    pieces as the state has them."""
     tab = Tables.get()
     pos = (
         np.zeros(CELLS, np.int8),  # occ
@@ -936,9 +936,10 @@ def given_moves(state) -> np.ndarray | None:
         state.wild is not None or state.edge or state.step == "place_second"
     ):
         return None
+    pl_piece, psize = Tables.get()[0], Tables.get()[7]
     indices = sorted(
         (placement_index(v) for v in legal_placements(state)),
-        key=lambda m: (-int(Tables.get()[7][Tables.get()[0][m]]), m),
+        key=lambda m: (-int(psize[pl_piece[m]]), m),
     )
     return np.array(indices[:MAX_MOVES], np.int32)
 
