@@ -221,3 +221,30 @@ def test_every_thread_count_searches_repeatably(threads):
     value, stats = runs[0]
     assert value in legal_placements(s)
     assert 120 <= stats["sims"] < 120 + threads
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_shuffle_cards_valued_by_the_search_are_legal_and_repeatable(monkeypatch, players):
+    """``ExpertParams.mcts_cards``: a card, a kept card, a declared colour (R6.4), a piece to
+    recycle (R6.7) or to warp (R6.8), chosen from the view by the search's values; the same
+    seed and simulation count give the same choice."""
+    from tests.ai.positions import positions
+
+    monkeypatch.setattr(ExpertParams, "mcts_cards", True)
+    searched = []
+    choose = mcts.mcts_choose
+
+    def counted(state, **kwargs):
+        searched.append(state.step)
+        return choose(state, **kwargs)
+
+    monkeypatch.setattr(mcts, "mcts_choose", counted)
+    found = positions("shuffle", players, seed=13)
+    for step in ("card", "keep", "declare", "recycle", "warp"):
+        s = found[step]
+        seen = view(s, s.controller())
+        del searched[:]
+        runs = [decide(seen, level="expert", seed=4, budget=30, max_sims=40) for _ in range(2)]
+        assert runs[0] == runs[1], step
+        assert runs[0] in legal_actions(s), step
+        assert set(searched) == {"place"}, step  # each candidate valued at its placement

@@ -60,12 +60,14 @@ def test_a_bounded_search_repeats_and_plays_legally(max_nodes):
 
 
 def test_shuffle_cards_are_the_frozen_experts_choices(monkeypatch):
-    """Shuffle: cards, kept cards, colours, Recycle and Warp are the frozen Expert's; placements
-    are the tree search's (mcts.py), or the frozen Expert's too with ``mcts_shuffle`` off."""
+    """Shuffle with ``mcts_cards`` off: cards, kept cards, colours, Recycle and Warp are the
+    frozen Expert's; placements are the tree search's (mcts.py), or the frozen Expert's too with
+    ``mcts_shuffle`` off."""
     from games.ai import decide
     from games.engine import view
     from tests.ai.positions import positions
 
+    monkeypatch.setattr(ExpertParams, "mcts_cards", False)
     found = positions("shuffle", 2, seed=13)
     assert {"card", "keep", "declare", "recycle", "warp"} <= set(found)
 
