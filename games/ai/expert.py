@@ -82,7 +82,7 @@ class ExpertParams:
     # (mcts.py) when numba is installed; off, or without numba, the search below.
     mcts = True
     # Shuffle with two or four players: placements by the same search (as if no more cards were
-    # played), cards and the other choices as the frozen Expert makes them.
+    # played; off: the frozen Expert's placements).
     mcts_shuffle = True
     # Shuffle's other decisions valued by that search too: each candidate (at most
     # ``card_searched``) is applied, the turn completed by Casual up to its placement, and the
@@ -191,22 +191,16 @@ def expert_action(
 ) -> dict:
     """Expert's action for the decision in ``seat_view`` (``state`` is a determinization of it).
 
-    Shuffle mode plays as the frozen Expert (baseline.py) unless ``params.shuffle_search``."""
-    compiled = (
-        params.mcts
-        and state.step in PLACE_STEPS
-        and mcts.supported(state)
-        and (state.mode == "classic" or params.mcts_shuffle)
-    )
-    if (
-        state.mode == "shuffle"
-        and params.mcts_cards
-        and params.mcts
-        and mcts.supported(state)
-        and state.step not in PLACE_STEPS
-    ):
+    The tree search (mcts.py) places, and in Shuffle mode values the other decisions, where it
+    plays (see the module docstring); the rest of Shuffle plays as the frozen Expert
+    (baseline.py) unless ``params.shuffle_search``."""
+    searched = params.mcts and mcts.supported(state)
+    placing = state.step in PLACE_STEPS
+    shuffle = state.mode == "shuffle"
+    if searched and shuffle and not placing and params.mcts_cards:
         return _searched_choice(seat_view, state, rng, budget, max_sims, params)
-    if state.mode == "shuffle" and not (params.shuffle_search or compiled):
+    compiled = searched and placing and (not shuffle or params.mcts_shuffle)
+    if shuffle and not (params.shuffle_search or compiled):
         return baseline_action(seat_view, state, rng, budget=budget, max_sims=max_sims)
     deadline = time.perf_counter() + budget * params.budget_share
     seat = seat_view["seat"]
@@ -252,7 +246,7 @@ def _searched_choice(seat_view, state, rng, budget, max_sims, params) -> dict:
             if s.over or s.turn != colour or s.step in PLACE_STEPS:
                 break
             s = apply(s, casual.action(s))
-        if s.over or s.turn != colour or s.step not in PLACE_STEPS or not legal_actions(s):
+        if s.over or s.turn != colour or s.step not in PLACE_STEPS:  # (a place step has a move)
             return baseline_action(seat_view, state, rng, budget=budget, max_sims=max_sims)
         afters.append(s)
     seed = rng.randrange(1 << 31)

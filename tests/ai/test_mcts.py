@@ -248,3 +248,41 @@ def test_shuffle_cards_valued_by_the_search_are_legal_and_repeatable(monkeypatch
         assert runs[0] == runs[1], step
         assert runs[0] in legal_actions(s), step
         assert set(searched) == {"place"}, step  # each candidate valued at its placement
+
+
+def _colours_after_the_root(s, sims: int = 400) -> set[int]:
+    """The colours to move in the tree's expanded nodes one placement below the root of ``s``."""
+    tab = mcts.Tables.get()
+    count = len(tab[0])
+    tree = mcts._tree(5_000, 400_000)
+    seen = (np.zeros(count, np.int64), np.zeros(count, np.int8), np.zeros(count, np.int16))
+    players = 2 if s.players == 2 else 4
+    args = (mcts.position_arrays(s), s.turn, mcts._history(s), mcts._owners(s), players, False)
+    vec = mcts._params(mcts.MctsParams, 1, s)
+    mcts._run(3, sims, *args, vec, tab, tree, mcts._scratch(count, mcts.given_moves(s)), seen)
+    first, n = int(tree[0][0]), int(tree[1][0])
+    kids = [int(k) for k in tree[9][first : first + n] if k >= 0 and tree[1][k] > 0]
+    assert kids, "no node below the root was expanded"
+    return {int(tree[2][k]) for k in kids}
+
+
+def test_below_the_root_play_follows_the_direction_and_a_skip_in_force():
+    """R7.1 / R6.2: after a Reverse the next colour is the one before in clockwise order;
+    R6.1: with a Skip in force the next colour loses its turn (once, right after the root)."""
+    s = next(
+        s
+        for s in random_positions("shuffle", 4, seed=6)
+        if s.step == "place" and s.ply > 12 and not s.skip_pending and s.direction == 1
+    )
+    assert all(s.pieces[c] for c in range(4))
+    t = s.turn
+    assert _colours_after_the_root(s) == {(t + 1) % 4}
+    reverse = s.copy()
+    reverse.direction = -1
+    assert _colours_after_the_root(reverse) == {(t + 3) % 4}
+    skip = s.copy()
+    skip.skip_pending = True
+    assert _colours_after_the_root(skip) == {(t + 2) % 4}
+    both = reverse.copy()
+    both.skip_pending = True
+    assert _colours_after_the_root(both) == {(t + 2) % 4}
