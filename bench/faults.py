@@ -13,7 +13,8 @@ with a stale ply. Meanwhile, at fixed times:
   db 13; the server stays up);
 * PostgreSQL terminates every backend of the database;
 * the worker is SIGKILLed while computer turns are pending, and a new one starts 5 s later (as a
-  supervisor would); the tasks it held come back only through the sweep (games.deadlines.sweep).
+  supervisor would); the tasks it held come back only through the sweep
+  (games.jobs.deadlines.sweep).
 
 At the end (after a settling time) it reports: moves answered 2xx and not in the database (lost),
 moves recorded twice, responses 500 or worse, and the longest wait of a computer turn (from the

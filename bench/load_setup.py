@@ -83,7 +83,7 @@ def play_random(game: Game, users: dict[int, object], plies: int, rng: random.Ra
     """Play up to ``plies`` random legal actions through the write path (stops at the end)."""
     for _ in range(plies):
         game.refresh_from_db()
-        state = services.game_state(game)
+        state = game.current_state()
         if state.over:
             break
         action = rng.choice(engine.legal_actions(state))
@@ -167,8 +167,10 @@ def timed(owner, name: str, label: str) -> None:
 def install_timers() -> None:
     from django.db.models import Model
 
-    from games import live, selectors, tasks
+    from games import selectors
     from games.engine import State
+    from games.jobs import tasks
+    from games.live import nudges
     from games.presenters import board as board_presenter
     from games.presenters import game as game_presenter
     from games.views import game as game_view
@@ -176,12 +178,12 @@ def install_timers() -> None:
     # The write path (games.services.action_submit) and what runs when its transaction commits.
     timed(services, "action_submit", "submit: total (incl. commit + on_commit)")
     timed(services, "_locked", "submit: lock the game row (SELECT ... FOR UPDATE)")
-    timed(services, "game_state", "State.from_json (snapshot -> State)")
+    timed(State, "from_json", "State.from_json (snapshot -> State)")
     timed(engine, "apply", "engine.apply")
     timed(State, "to_json", "State.to_json (new snapshot)")
     timed(services, "_after_change", "submit: _after_change (seat query, queue on_commit)")
-    timed(live, "game_changed", "on_commit: nudge game-<id> (group_send)")
-    timed(live, "your_turn", "on_commit: your-turn notice user-<id> (group_send)")
+    timed(nudges, "game_changed", "on_commit: nudge game-<id> (group_send)")
+    timed(nudges, "your_turn", "on_commit: your-turn notice user-<id> (group_send)")
     timed(tasks.send_turn_email, "delay", "on_commit: queue send_turn_email (Celery publish)")
     timed(Model, "save", "Model.save (Game snapshot, Seat, Action rows)")
     # The panel rendered as the answer to the POST and as the opponent's refresh.
@@ -229,7 +231,7 @@ def async_consumer_asgi_app():
     from django.http import Http404
     from django.urls import path
 
-    from games import consumers, live
+    from games.live import consumers, nudges
     from games.selectors import game_for_viewer
 
     class AsyncGameConsumer(AsyncJsonWebsocketConsumer):
@@ -244,7 +246,7 @@ def async_consumer_asgi_app():
             except Http404:
                 await self.close(code=4404)
                 return
-            self.group = live.game_group(game.public_id)
+            self.group = nudges.game_group(game.public_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.accept()
 
@@ -376,17 +378,17 @@ def profile(args: argparse.Namespace) -> None:
 
 
 def send_nudges(args: argparse.Namespace) -> None:
-    """Call live.game_changed() as the write path's on_commit does, and print when each
+    """Call nudges.game_changed() as the write path's on_commit does, and print when each
     call began and returned (epoch seconds): bench/load.py times the clients' receipts."""
     import asyncio
     import threading
 
     from channels.layers import get_channel_layer
 
-    from games import live
+    from games.live import nudges
 
     use_layer(args.layer)
-    send = live.game_changed
+    send = nudges.game_changed
     if args.persistent_loop:  # one event loop for the process: the layer keeps its connection
         loop = asyncio.new_event_loop()
         threading.Thread(target=loop.run_forever, daemon=True).start()
@@ -394,7 +396,7 @@ def send_nudges(args: argparse.Namespace) -> None:
 
         def send(public_id, ply):
             message = {"type": "game.changed", "ply": ply}
-            group = live.game_group(public_id)
+            group = nudges.game_group(public_id)
             asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result()
 
     sent = []

@@ -98,8 +98,8 @@ NUDGE = """
 import sys
 import django
 django.setup()
-from games import live
-live.game_changed(sys.argv[1], 4242)
+from games.live import nudges
+nudges.game_changed(sys.argv[1], 4242)
 """
 
 

@@ -7,7 +7,7 @@ most of the time, and hear every nudge?
 It creates its own PostgreSQL database (``blokus_soak``, dropped and made again) with public
 games, starts two daphne processes (DEBUG=false, the project's settings, Redis db 11), and opens
 ``--sockets`` anonymous spectator sockets spread over the games and both servers. Every
-``--every`` seconds one game, picked at random, gets a move's nudge (``live.game_changed``,
+``--every`` seconds one game, picked at random, gets a move's nudge (``nudges.game_changed``,
 what the write path sends on commit) from this process. Each client answers like static/js/live.js:
 it pings every 25 s and expects a pong. At the end it reports sockets closed by the servers,
 nudges lost (sent to a game and not heard by one of its sockets), unanswered pings, and nudge
@@ -195,7 +195,7 @@ async def drive(games: list[str], args, stats: Stats) -> None:
     import django
 
     django.setup()
-    from games import live
+    from games.live import nudges
 
     plies = dict.fromkeys(games, 0)
     stop = asyncio.Event()
@@ -211,7 +211,7 @@ async def drive(games: list[str], args, stats: Stats) -> None:
         public_id = rng.choice(games)
         plies[public_id] += 1
         stats.sent[(public_id, plies[public_id])] = time.time()
-        await asyncio.to_thread(live.game_changed, public_id, plies[public_id])
+        await asyncio.to_thread(nudges.game_changed, public_id, plies[public_id])
         await asyncio.sleep(args.every)
     await asyncio.sleep(3)  # the last nudges arrive
     stop.set()

@@ -114,7 +114,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     abort_reason = models.CharField(max_length=200, blank=True)
-    # Rated games change their human players' ratings once, when they finish (games.ratings).
+    # Rated games change their human players' ratings once, when they finish
+    # (games.services.ratings).
     rated = models.BooleanField(default=True)
     # The finished game this one is the rematch of: one rematch per game, whoever asks first.
     rematch_of = models.OneToOneField(
@@ -128,7 +129,7 @@ class Game(models.Model):
         indexes = [
             # The lobby: open public games, newest first.
             models.Index(fields=["status", "visibility", "-created_at"], name="game_lobby_idx"),
-            # The deadline scan (games.deadlines): active games whose turn started before a
+            # The deadline scan (games.jobs.deadlines): active games whose turn started before a
             # cut-off (now − move_seconds for overdue turns, now − reminder_hours for reminders).
             models.Index(fields=["status", "turn_started_at"], name="game_turn_clock_idx"),
         ]
@@ -146,6 +147,18 @@ class Game(models.Model):
             "shared_color": self.shared_color or None,
             "deck_recipe": self.deck_recipe if self.mode == "shuffle" else None,
         }
+
+    def current_state(self) -> engine.State:
+        """The referee's state now, from the snapshot (the full state: hands, piles and seed
+        included; a page or an export shows a seat's ``engine.view`` of it, never this)."""
+        return engine.State.from_json(self.state)
+
+    def initial_state(self) -> engine.State:
+        """The position before the first action (the decks as the seed shuffled them)."""
+        seed = self.seed
+        if seed is not None and len(seed) != 64:  # an older game's integer seed, in decimal
+            seed = int(seed)
+        return engine.new_game(**self.engine_settings(), seed=seed, salt=self.salt or None)
 
     @property
     def is_over(self) -> bool:
@@ -356,7 +369,7 @@ class ModerationLog(models.Model):
 
 class TurnNotice(models.Model):
     """One email about one turn to one seat's player: claimed before sending, so that a task
-    delivered twice, or retried after the mail went out, never sends it again (games.emails).
+    delivered twice, or retried after the mail went out, never sends it again (games.jobs.emails).
 
     ``ply`` is the ply at which the turn began (the seat took control); for "timeout" and
     "takeover" notices, the ply at which the timed-out turn began.
@@ -399,7 +412,7 @@ class TurnNotice(models.Model):
 
 class Rating(models.Model):
     """A player's current rating in one mode (openskill's Plackett-Luce ``mu`` and ``sigma``;
-    games.ratings turns them into the number players see)."""
+    games.services.ratings turns them into the number players see)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
@@ -448,7 +461,7 @@ class RatingChange(models.Model):
 
 
 class DigestNotice(models.Model):
-    """One daily digest email to one player for one local date (games.digests): claimed before
+    """One daily digest email to one player for one local date (games.jobs.digests): claimed before
     sending, like TurnNotice, so that a scan or task that runs twice never sends two."""
 
     class Status(models.TextChoices):

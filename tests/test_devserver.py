@@ -20,7 +20,7 @@ from config.celery import app
 assert not app.conf.task_always_eager, "eager"
 assert settings.CELERY_BROKER_URL.startswith("sqla+sqlite:///"), settings.CELERY_BROKER_URL
 from games import health
-from games.tasks import scan_deadlines
+from games.jobs.tasks import scan_deadlines
 scan_deadlines.delay()  # queued on the SQLite broker: nothing ran yet
 assert cache.get(health.SCAN_MARK) is None, "ran inside the caller"
 from games.management.commands.devserver import start_worker_and_beat

@@ -92,7 +92,7 @@ def choose_action(
 
     Only that seat's view is passed on, so the choice never depends on what the seat may not
     know (other hands, the order of draw piles). ``worker`` says that a Celery worker asks
-    (games.tasks.ai_play, not an eager task in a web request): only then does Master think for
+    (games.jobs.tasks.ai_play, not an eager task in a web request): only then does Master think for
     its long budget; otherwise a Master seat plays at Expert's budget.
     """
     if state.over:

@@ -10,10 +10,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import engine, seating
+from games import engine
 from games.engine.pieces import PIECE_SIZE
 from games.engine.state import COLOURS, LETTERS
-from games.models import Game, Seat
 from games.translations import colour_name
 
 from . import board, log
@@ -21,44 +20,39 @@ from .captions import STEP_TEXT, card, event_text, standings
 from .decision import decision as build_decision
 
 
-def joining(game: Game, seats: dict[int, Seat], seat: Seat | None, user, token: str) -> dict:
-    """The seats before the start, who is missing, and whether the viewer may join or leave."""
+def joining(facts) -> dict:
+    """The seats before the start, who is missing, and whether the viewer may join or leave.
+    ``facts`` is ``selectors.table_facts``: plain data, no model."""
     layout = engine.new_game(  # classic mode: only the seat-to-colour layout (R2.5), no decks
-        mode="classic", players=game.players, shared_color=game.shared_color or None
+        mode="classic", players=facts.players, shared_color=facts.shared_color or None
     )
     colour_seats = engine.table(layout, None)["colour_seats"]
-    known = game.seating == Game.Seating.CHOSEN or game.status != Game.Status.OPEN
     rows = [
         {
-            "number": index + 1,
+            "number": s.index + 1,
             "label": s.label,
             "colours": [
-                {"key": c, "name": colour_name(c)} for c, i in colour_seats.items() if i == index
+                {"key": c, "name": colour_name(c)} for c, i in colour_seats.items() if i == s.index
             ]
-            if known
+            if facts.seating_known
             else [],
-            "missing": s.kind not in (Seat.Kind.HUMAN, Seat.Kind.AI),
+            "missing": s.missing,
         }
-        for index, s in sorted(seats.items())
+        for s in facts.seats
     ]
-    # The write path's own rule (games.seating): never "Take a seat" where it would refuse.
-    joinable = seating.seat_for_joiner(game, list(seats.values()), user, token)
-    can_join = seat is None and joinable is not None
-    invited = can_join and joinable.kind == Seat.Kind.INVITED
     return {
         "joining": True,
         "seat_rows": rows,
         "missing": sum(1 for row in rows if row["missing"]),
-        "can_join": can_join,
-        "invited": invited,  # the viewer holds an invitation here: Accept or Decline
-        "can_leave": seat is not None and game.status == Game.Status.OPEN,
-        "is_creator": user.is_authenticated and user.pk == game.created_by_id,
+        "can_join": bool(facts.joinable),
+        "invited": facts.joinable == "invited",  # the viewer holds an invitation: Accept/Decline
+        "can_leave": facts.viewer is not None and facts.open,
+        "is_creator": facts.viewer_is_creator,
     }
 
 
 def playing(
-    game: Game,
-    seat: Seat | None,
+    facts,
     labels: dict[int, str],
     snapshot: dict,
     params,
@@ -70,14 +64,15 @@ def playing(
     clock: dict | None = None,
 ) -> dict:
     """Everything the page shows once the game has started. ``log_rows`` are the actions'
-    (ply, seat, public events) for the move log; ``clock`` the running turn's deadline."""
+    (ply, seat, public events) for the move log; ``clock`` the running turn's deadline.
+    ``facts`` is ``selectors.table_facts``: plain data, no model."""
     view, table = snapshot["view"], snapshot["table"]
-    mine = seat.index if seat is not None else None
+    mine = facts.viewer
     deciding = (
-        game.status == Game.Status.ACTIVE
+        facts.active
         and mine is not None
         and view["controller"] == mine
-        and not seat.ai_takeover
+        and not facts.viewer_taken_over
     )
     decision = (
         build_decision(view, table["legal"], table["outlooks"], params, link) if deciding else {}
@@ -93,7 +88,7 @@ def playing(
         c: (_("shared colour") if s is None else name(s)) for c, s in colour_seats.items()
     }
     colours = _colours(view, table, name)
-    _add_decks_and_clock(colours, view, table, game, clock, my_colours)
+    _add_decks_and_clock(colours, view, table, facts.active, clock, my_colours)
     step = decision.get("step")
     return {
         "log": log.turns(
@@ -115,15 +110,15 @@ def playing(
         "board_form": any("post" in t for t in decision.get("targets", {}).values()),
         "colours": colours,
         "decks": _decks(view, table, name),
-        "turn": _turn(game, view, table, name, mine),
+        "turn": _turn(facts.aborted, view, table, name, mine),
         # One hand on the page: while a card is chosen, the cards to play are the hand.
         "hand": None if step == "card" else _hand(view, mine),
         "events": [event_text(e) for e in view["events"]],
         "decision": decision,
         "deciding": deciding,
-        "ply": game.ply,
+        "ply": facts.ply,
         "scores": standings(table["score"], labels) if view["over"] else None,
-        "poll": game.status == Game.Status.ACTIVE and not deciding,
+        "poll": facts.active and not deciding,
     }
 
 
@@ -165,7 +160,7 @@ def _colours(view: dict, table: dict, name) -> list[dict]:
 
 
 def _add_decks_and_clock(
-    colours: list[dict], view: dict, table: dict, game: Game, clock, my_colours: set
+    colours: list[dict], view: dict, table: dict, active: bool, clock, my_colours: set
 ) -> None:
     """Each colour panel's deck counts (its own deck: the shared colour has none, R2.5), its
     points so far, and the clock of the colour to move."""
@@ -175,7 +170,7 @@ def _add_decks_and_clock(
         c["deck"] = decks.get(c["name"])
         c["points"] = points.get(c["name"])
         c["mine"] = c["name"] in my_colours
-        c["clock"] = clock if c["to_move"] and game.status == Game.Status.ACTIVE else None
+        c["clock"] = clock if c["to_move"] and active else None
 
 
 def _result(score: dict, labels: dict, mine: int | None, colours: list[dict]) -> dict:
@@ -251,7 +246,7 @@ def _decks(view: dict, table: dict, name) -> list[dict]:
     return out
 
 
-def _turn(game: Game, view: dict, table: dict, name, mine: int | None) -> dict:
+def _turn(aborted: bool, view: dict, table: dict, name, mine: int | None) -> dict:
     effect = view["effect"]
     effects = []
     if effect["wild"]:
@@ -278,7 +273,7 @@ def _turn(game: Game, view: dict, table: dict, name, mine: int | None) -> dict:
         "direction": _direction(view["direction"]),
         "effects": effects,
         "drawn_count": view.get("drawn_count", 0),
-        "aborted": game.status == Game.Status.ABORTED,
+        "aborted": aborted,
     }
 
 

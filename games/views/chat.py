@@ -14,11 +14,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.models import blocked_ids
-from games.chat import REPORT_REASON_MAX, RateLimited, chat_post, chat_room, report_create
 from games.models import ChatMessage, Game
+from games.selectors import chat as chat_selectors
 from games.selectors import game_for_viewer
 from games.services import GameError
+from games.services.chat import REPORT_REASON_MAX, RateLimited, chat_post, chat_room, report_create
 
 User = get_user_model()
 
@@ -30,16 +30,9 @@ def chat_context(
 ) -> dict:
     """What ``games/chat.html#panel`` needs, for this view and for pages that include it."""
     user = request.user
-    staff = user.is_authenticated and user.is_staff
-    lines = game.chat.select_related("user")
-    if not staff:  # hidden messages vanish for players; staff see them marked
-        lines = lines.filter(hidden=False).exclude(user_id__in=blocked_ids(user))
-        if seat is not None and not game.is_over:  # the spectators' room waits for the end
-            lines = lines.filter(room=ChatMessage.Room.PLAYERS)
-    lines = list(lines.order_by("-created_at", "-pk")[:CHAT_SHOWN])[::-1]
     return {
         "game": game,
-        "chat_lines": lines,
+        "chat_lines": chat_selectors.latest_lines(game, user, seat, CHAT_SHOWN),
         "can_post": chat_room(game, user, seat is not None)[0] is not None,
         "spectating": seat is None,
         "chat_error": error,

@@ -92,8 +92,7 @@ def act(request, public_id):
         )
     if not request.htmx:
         return redirect("game", public_id=game.public_id)
-    game.refresh_from_db()
-    game.seat_rows = None  # a move may change the seats (a takeover ends): read them again
+    game.refresh_from_db()  # also drops the prefetched seats: a move may end a takeover
     return _respond(request, game, seat, {})
 
 
@@ -155,8 +154,8 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
         "key": secrets.token_urlsafe(16),
     }
     if game.status == Game.Status.OPEN or game.state is None:
-        seats = {s.index: s for s in game.seats.select_related("user")}
-        ctx.update(presenter.joining(game, seats, seat, request.user, links.token))
+        facts = selectors.table_facts(game, seat, request.user, links.token)
+        ctx.update(presenter.joining(facts))
         if seat is not None and game.status == Game.Status.OPEN:  # for the players to pass on
             path = reverse("game_invite", args=[game.public_id, game.invite_token])
             ctx["invite_url"] = request.build_absolute_uri(path)
@@ -165,8 +164,7 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
     clock = selectors.turn_clock(game)
     ctx.update(
         presenter.playing(
-            game,
-            seat,
+            selectors.table_facts(game, seat, request.user, links.token),
             labels if labels is not None else selectors.seat_labels(game),
             snapshot,
             params,

@@ -7,7 +7,6 @@ it is finished everything may be shown (R9.4), mid-game positions included.
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,13 +14,13 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import engine, selectors, services
+from games import engine, selectors
 from games.engine import record as engine_record
 from games.forms import RecordUploadForm
-from games.models import Game
 from games.presenters import log as move_log
 from games.presenters import replay as presenter
 from games.presenters.captions import player_label
+from games.selectors import history
 from games.translations import rule_message
 
 UPLOAD_SESSION_KEY = "uploaded_record"
@@ -32,32 +31,22 @@ def replay(request, public_id):
     game, seat = selectors.game_for_viewer(public_id, request.user)
     if game.state is None:
         raise Http404(_("the game has not started: there is nothing to replay yet"))
-    actions = list(game.actions.order_by("ply"))
-    ply = _ply(request, len(actions))
-    state = services.initial_state(game)
-    for action in actions[:ply]:
-        state = engine.apply(state, action.payload)
-    revealed = game.status == Game.Status.FINISHED
-    # R9.4: after the end every position may be shown in full; before it, the viewer's view only.
-    data = state.to_json() if revealed else engine.view(state, seat.index if seat else None)
-    colour_seats = engine.table(state, None)["colour_seats"]
-    labels = {s.index: s.label for s in game.seats.all()}
-    final = engine.score(services.game_state(game)) if revealed else None
+    total = game.actions.count()
+    ply = _ply(request, total)
+    shown = history.replay_position(game, seat, ply)
     base_url = reverse("game_replay", kwargs={"public_id": game.public_id})
-    # The actions' public events (R9.1): what every seat saw happen, nothing of a hand or pile.
-    rows = [(a.ply, a.seat, a.events) for a in actions]
-    turns = _turns(rows, state, colour_seats, labels, base_url)
-    marks = presenter.last_move(rows, turns, ply)
+    turns = _turns(shown.rows, shown.mode, shown.colour_seats, shown.labels, base_url)
+    marks = presenter.last_move(shown.rows, turns, ply)
     context = {
         "game": game,
         "position": presenter.position(
-            data, colour_seats, ply, len(actions), revealed, labels, marks
+            shown.data, shown.colour_seats, ply, shown.total, shown.revealed, shown.labels, marks
         ),
-        "turns": presenter.turn_list(turns, rows, ply, base_url),
-        "steps": presenter.turn_steps(turns, ply, len(actions)),
+        "turns": presenter.turn_list(turns, shown.rows, ply, base_url),
+        "steps": presenter.turn_steps(turns, ply, shown.total),
         "base_url": base_url,
-        "scores": presenter.scores(final, labels) if revealed else None,
-        "can_export": revealed or seat is not None,
+        "scores": presenter.scores(shown.final, shown.labels) if shown.revealed else None,
+        "can_export": history.may_export(game, seat),
         "my_seat": seat,
     }
     return _render_replay(request, "games/replay.html", context)
@@ -68,19 +57,7 @@ def record(request, public_id):
     game, seat = selectors.game_for_viewer(public_id, request.user)
     if game.state is None:
         raise Http404(_("the game has not started: there is no record yet"))
-    payloads = [a.payload for a in game.actions.order_by("ply")]
-    if game.status == Game.Status.FINISHED:  # R9.4: the full record, decks included
-        document = engine.make_record(services.initial_state(game), payloads, reveal=True)
-    elif seat is None:
-        raise PermissionDenied(_("only the players may export a game in play, each their own view"))
-    else:  # R9: the player's own view and the public actions; never the decks or the seed
-        document = {
-            "format": "blokus-view/1",
-            "game": game.public_id,
-            "seat": seat.index,
-            "view": selectors.game_view(game, seat),
-            "actions": payloads,
-        }
+    document = history.record_document(game, seat)  # R9 / R9.4: what this reader may have
     response = JsonResponse(document, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="blokus-{game.public_id}.json"'
     return response
@@ -123,7 +100,7 @@ def _uploaded_context(request, data: dict) -> dict:
     labels = {seat: player_label(seat) for seat in range(state.players)}
     colour_seats = engine.table(state, None)["colour_seats"]
     base_url = reverse("replay_upload")
-    turns = _turns(rows, state, colour_seats, labels, base_url)
+    turns = _turns(rows, state.mode, colour_seats, labels, base_url)
     marks = presenter.last_move(rows, turns, ply)
     return {
         "turns": presenter.turn_list(turns, rows, ply, base_url),
@@ -137,7 +114,7 @@ def _uploaded_context(request, data: dict) -> dict:
     }
 
 
-def _turns(rows, state, colour_seats: dict, labels: dict, base_url: str) -> list[dict]:
+def _turns(rows, mode: str, colour_seats: dict, labels: dict, base_url: str) -> list[dict]:
     """The game's turns, oldest first, as the game page's move log groups them."""
     colour_labels = {
         c: (_("shared colour") if s is None else labels.get(s, "?"))
@@ -145,7 +122,7 @@ def _turns(rows, state, colour_seats: dict, labels: dict, base_url: str) -> list
     }
     log = move_log.turns(
         rows,
-        classic=state.mode != "shuffle",
+        classic=mode != "shuffle",
         colour_labels=colour_labels,
         mine=set(),
         replay_url=base_url,

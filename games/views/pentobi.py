@@ -8,7 +8,7 @@ from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import engine, selectors, services
+from games import engine, selectors
 from games.engine import blksgf
 from games.models import Game
 
@@ -19,7 +19,7 @@ def download(request, public_id):
     if game.status != Game.Status.FINISHED or game.mode != Game.Mode.CLASSIC:
         raise Http404(_("only a finished classic game can be saved for Pentobi"))
     payloads = [a.payload for a in game.actions.order_by("ply")]
-    record = engine.make_record(services.initial_state(game), payloads, reveal=True)
+    record = engine.make_record(game.initial_state(), payloads, reveal=True)
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
     try:
         text = blksgf.export(

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User, blocked_ids
-from games.ratings import player_ratings
 from games.selectors import player_stats, recent_results
+from games.services.ratings import player_ratings
 
 
 def profile(request, username: str):

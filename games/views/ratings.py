@@ -1,13 +1,13 @@
-"""The leaderboard: one table per mode (games.ratings)."""
+"""The leaderboard: one table per mode (games.services.ratings)."""
 
 from __future__ import annotations
 
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import ratings
 from games.forms import LEVELS
 from games.models import Game
+from games.services import ratings
 
 
 @require_GET

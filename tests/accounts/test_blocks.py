@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Block
-from games import chat, services
+from games import services
 from games.models import Game, Seat
-from games.services import SeatSpec
+from games.services import SeatSpec, chat
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +65,7 @@ def test_a_blocked_player_cannot_take_a_seat_in_her_game(alice, bob, carol, alic
 def test_the_page_never_offers_a_seat_the_service_would_refuse(
     client, alice, bob, carol, alice_blocks_bob, kind
 ):
-    """One rule (games.seating) for the page and the write path: no "Take a seat" for him."""
+    """One rule (selectors.seating) for the page and the write path: no "Take a seat" for him."""
     game = open_game(alice, players=3, kind=kind)
     query = f"?token={game.invite_token}" if kind == "link" else ""
     url = reverse("game", args=[game.public_id]) + query

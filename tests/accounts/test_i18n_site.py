@@ -388,8 +388,7 @@ def test_allauths_pages_come_translated_inside_the_sites_layout(client, lang, si
 def test_chat_refusals_and_the_rating_chart_speak_the_readers_language():
     from django.utils import translation
 
-    from games import chat, ratings
-    from games.services import GameError
+    from games.services import GameError, chat, ratings
 
     with translation.override("sv"):
         with pytest.raises(GameError, match=r"^meddelandet är för långt: högst 3 tecken \(det här"):

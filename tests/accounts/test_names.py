@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.names import name_key, visible_text
-from games import chat
+from games.services import chat
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,10 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import engine, ratings
+from games import engine
 from games.models import Game, Seat
 from games.selectors import player_stats
+from games.services import ratings
 
 pytestmark = pytest.mark.django_db
 

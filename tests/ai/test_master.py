@@ -40,7 +40,9 @@ def test_master_is_a_level_with_a_long_budget(budgets):
 def test_the_website_entry_point_plays_master_only_for_a_worker(budgets):
     state = positions("shuffle", 2)["place"]
     choose_action(state, level="master", seed=3)  # a web request, a timed-out turn, a test
-    choose_action(state, level="master", seed=3, worker=True)  # games.tasks.ai_play in a worker
+    choose_action(
+        state, level="master", seed=3, worker=True
+    )  # games.jobs.tasks.ai_play in a worker
     assert budgets == [DEFAULT_BUDGET, MASTER_BUDGET]
 
 
@@ -66,14 +68,14 @@ def alice_moves(game, alice) -> None:
     from games import engine, services
 
     game.refresh_from_db()
-    action = engine.legal_actions(services.game_state(game))[0]
+    action = engine.legal_actions(game.current_state())[0]
     services.action_submit(game=game, user=alice, action=action, expected_ply=game.ply)
     game.refresh_from_db()
 
 
 @pytest.mark.django_db
 def test_ai_play_thinks_long_only_in_a_worker(master_game, budgets, alice):
-    from games.tasks import ai_play
+    from games.jobs.tasks import ai_play
 
     game = master_game
     ply = game.ply

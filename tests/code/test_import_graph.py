@@ -1,6 +1,7 @@
-"""The import graph of the project's apps (issue "Code health"): no circle among the modules of
-``games`` (an import inside a function counts too: a circle held together by imports at call
-time is still a circle), and ``accounts`` imports nothing from ``games``.
+"""The import graph of the project's apps: no circle among the modules of ``games`` (an import
+inside a function counts too: a circle held together by imports at call time is still a circle),
+``accounts`` imports nothing from ``games``, and the layers of ``games`` import one another only
+along the arrows of ``ALLOWED`` (issue #22, STYLE.md habit 16).
 
 Every ``import`` statement of every module is read with ``ast`` (migrations and tests aside).
 """
@@ -91,6 +92,102 @@ def test_games_has_no_import_circle():
     for name in edges:
         edges[name] = {t for t in edges[name] if not name.startswith(t + ".")}
     assert cycles(edges) == []
+
+
+# The layers of ``games`` and what each may import (besides itself, Django, accounts and other
+# libraries). engine <- ai <- jobs; models <- selectors <- views; presenters take plain data (no
+# models, no selectors); services -> engine/models/selectors, queueing jobs by name (the package
+# ``games.jobs`` only, never a task module) and nudging through live; live hangs off services.
+ALLOWED: dict[str, set[str]] = {
+    "games": set(),  # the package itself
+    "games.engine": set(),
+    "games.ai": {"games.engine"},
+    "games.translations": {"games.engine"},
+    "games.models": {"games.engine", "games.translations"},
+    "games.selectors": {"games.engine", "games.models", "games.translations"},
+    "games.presenters": {"games.engine", "games.translations"},
+    "games.live": {"games.models", "games.selectors", "games.translations"},
+    "games.services": {
+        "games.engine",
+        "games.models",
+        "games.selectors",
+        "games.live",
+        "games.jobs",  # exactly the package: games.jobs.queue(name, ...)
+        "games.translations",
+    },
+    "games.jobs": {
+        "games.engine",
+        "games.ai",
+        "games.models",
+        "games.selectors",
+        "games.services",
+        "games.live",
+        "games.health",
+        "games.translations",
+    },
+    "games.health": set(),
+    "games.forms": {"games.engine", "games.models", "games.services", "games.translations"},
+    "games.views": {
+        "games.engine",
+        "games.forms",
+        "games.models",
+        "games.presenters",
+        "games.selectors",
+        "games.services",
+        "games.translations",
+    },
+    "games.admin": {"games.models", "games.services", "games.selectors"},
+    "games.urls": {"games.views"},
+    "games.apps": {"games.jobs"},
+}
+# Arrows allowed only to one exact module of a layer (not to the rest of it).
+EXACT = {("games.services", "games.jobs")}
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def wrong_arrows(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of ``edges`` that crosses layers against ``ALLOWED`` (and ``EXACT``)."""
+    wrong = []
+    for name, targets in sorted(edges.items()):
+        source = layer(name)
+        if source not in ALLOWED:
+            wrong.append(f"{name}: a layer the table does not know")
+            continue
+        for target in sorted(targets):
+            if target == "games" or layer(target) == source:
+                continue
+            allowed = layer(target) in ALLOWED[source]
+            exact_only = {t for s, t in EXACT if s == source and layer(t) == layer(target)}
+            if exact_only:
+                allowed = target in exact_only
+            if not allowed:
+                wrong.append(f"{name} imports {target}")
+    return wrong
+
+
+def test_every_layer_imports_only_along_its_arrows():
+    assert wrong_arrows(graph("games")) == []
+
+
+def test_the_arrow_check_catches_wrong_arrows():
+    """The check itself can fail: a presenter reading models, a service importing a task
+    module instead of queueing by name, the engine importing Django's side of the app."""
+    edges = {
+        "games.presenters.game": {"games.models", "games.engine"},
+        "games.services.actions": {"games.jobs.tasks", "games.jobs"},
+        "games.engine.rules": {"games.models"},
+        "games.gadgets": set(),
+    }
+    assert wrong_arrows(edges) == [
+        "games.engine.rules imports games.models",
+        "games.gadgets: a layer the table does not know",
+        "games.presenters.game imports games.models",
+        "games.services.actions imports games.jobs.tasks",
+    ]
 
 
 def test_accounts_imports_nothing_from_games():

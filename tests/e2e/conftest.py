@@ -269,7 +269,7 @@ def site(transactional_db, _collected_static, monkeypatch):
     """The site on http://127.0.0.1:<port>, with the computer playing through a 'worker'."""
     from django.test import override_settings
 
-    import games.tasks
+    import games.jobs.tasks
 
     daphne = _Daphne.get()
     overrides = {"ALLOWED_HOSTS": ["127.0.0.1", "localhost"]}
@@ -278,7 +278,7 @@ def site(transactional_db, _collected_static, monkeypatch):
         overrides.update(SECURE_CSP=policy, SECURE_CSP_REPORT_ONLY={})
     if _collected_static is not None:
         overrides.update(STATIC_ROOT=str(_collected_static), STORAGES=PRODUCTION_STORAGES)
-    task = games.tasks.ai_play  # queued by name (games.jobs): the registered task's delay
+    task = games.jobs.tasks.ai_play  # queued by name (games.jobs): the registered task's delay
     monkeypatch.setattr(task, "delay", lambda *args: daphne.later(AI_DELAY, task, *args))
     from django.db import connection
 

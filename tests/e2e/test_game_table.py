@@ -144,7 +144,7 @@ def test_a_placement_is_sent_only_when_confirmed_and_undo_takes_it_back(
     page.mouse.click(*centre(ghost))
     page.get_by_role("button", name="Confirm").click()
     page.wait_for_function("() => +document.querySelector('#game').dataset.ply >= 1")
-    state = site.call(lambda: services.game_state(Game.objects.get(pk=game.pk)))
+    state = site.call(lambda: (Game.objects.get(pk=game.pk)).current_state())
     assert engine.view(state, 0)["board"]  # the move is in
     assert site.call(lambda: Game.objects.get(pk=game.pk).actions.first().payload) == {
         "place": ghost

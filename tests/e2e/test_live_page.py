@@ -18,7 +18,8 @@ import time
 
 import pytest
 
-from games import engine, live, services
+from games import engine, services
+from games.live import nudges
 from games.models import Game, Seat
 from games.services import SeatSpec
 from tests.e2e import conftest as e2e
@@ -84,7 +85,7 @@ def versus_beginner(alice) -> Game:
 def snapshot(game_id: int):
     """(ply, whether the human seat decides, legal actions, over) as the database has it."""
     game = Game.objects.get(pk=game_id)
-    state = services.game_state(game)
+    state = game.current_state()
     if state.over:
         return game.ply, False, [], True
     mine = state.controller() == 0
@@ -97,7 +98,7 @@ def test_a_whole_game_against_the_computer_never_shows_a_stale_decision(
 ):
     monkeypatch.setattr(e2e, "AI_DELAY", 0.05)  # the computer answers fast: the nudges race
     committed: dict[int, float] = {}
-    nudge = live.game_changed
+    nudge = nudges.game_changed
 
     watched = None
 
@@ -106,7 +107,7 @@ def test_a_whole_game_against_the_computer_never_shows_a_stale_decision(
             committed.setdefault(ply, time.time())
         nudge(public_id, ply)
 
-    monkeypatch.setattr(live, "game_changed", noted)
+    monkeypatch.setattr(nudges, "game_changed", noted)
     slow_move_answers(site, monkeypatch)
     game = site.call(versus_beginner, alice)
     watched = game.public_id

@@ -424,7 +424,7 @@ def duel_in_the_middle(alice, bob, rng) -> Game:
     services.game_join(game=game, user=bob)
     while True:
         game.refresh_from_db()
-        state = services.game_state(game)
+        state = game.current_state()
         if game.ply >= 20 and state.controller() == 0 and state.step == "place":
             return game
         user = game.seats.get(index=state.controller()).user

@@ -258,7 +258,7 @@ def test_csrf_is_enforced_on_admin_actions(dave, duel):
 
 
 def play_one_move(game: Game, *users) -> None:
-    state = services.game_state(game)
+    state = game.current_state()
     seat = game.seats.get(index=state.controller())
     user = next(u for u in users if u.pk == seat.user_id)
     action = engine.legal_actions(state)[0]

@@ -7,9 +7,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from games import chat, services
+from games import services
 from games.models import ChatMessage, Game, Report, Seat
-from games.services import SeatSpec
+from games.services import SeatSpec, chat
 
 pytestmark = pytest.mark.django_db
 

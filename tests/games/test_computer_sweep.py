@@ -9,10 +9,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import deadlines, engine, services
+from games import engine, services
+from games.jobs import deadlines
+from games.jobs.tasks import sweep_computer_turns
 from games.models import Action, Game, Seat
 from games.services import SeatSpec
-from games.tasks import sweep_computer_turns
 
 pytestmark = pytest.mark.django_db
 
@@ -26,10 +27,10 @@ def lost_turn(alice):
         players=2,
         seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
-    action = engine.legal_actions(services.game_state(game))[0]
+    action = engine.legal_actions(game.current_state())[0]
     services.action_submit(game=game, user=alice, action=action, expected_ply=0)
     game.refresh_from_db()
-    assert services.game_state(game).controller() == 1 and game.ply == 1
+    assert game.current_state().controller() == 1 and game.ply == 1
     return game
 
 

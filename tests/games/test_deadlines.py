@@ -10,10 +10,11 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import deadlines, engine, services
+from games import engine, services
+from games.jobs import computer, deadlines
+from games.jobs.tasks import scan_deadlines, send_turn_email
 from games.models import Action, Game, Seat, TurnNotice
 from games.services import SeatSpec
-from games.tasks import scan_deadlines, send_turn_email
 
 
 @pytest.fixture
@@ -30,13 +31,13 @@ def scan(on_commit):
 
 def controller(game: Game) -> int:
     game.refresh_from_db()
-    return services.game_state(game).controller()
+    return game.current_state().controller()
 
 
 def play(game: Game, *users) -> None:
     """One decision by whoever of ``users`` controls the game now (its first legal action)."""
     game.refresh_from_db()
-    state = services.game_state(game)
+    state = game.current_state()
     user = next(u for u in users if u.pk == game.seats.get(index=state.controller()).user_id)
     action = engine.legal_actions(state)[0]
     services.action_submit(game=game, user=user, action=action, expected_ply=game.ply)
@@ -133,7 +134,7 @@ def test_one_reminder_per_turn_even_when_the_turn_has_several_decisions(
     prefer(alice, email_turns="reminders", reminder_hours=1)
     for _ in range(4):  # the four setup placements: then blue's main turn, alice's
         play(duel, alice, bob)
-    assert controller(duel) == 0 and services.game_state(duel).step == "card"
+    assert controller(duel) == 0 and duel.current_state().step == "card"
     waited(duel, hours=2)
     scan()
     assert len(subjects(alice)) == 1
@@ -144,16 +145,16 @@ def test_one_reminder_per_turn_even_when_the_turn_has_several_decisions(
 
 
 def test_a_reminder_waits_until_the_player_leaves_the_site(duel, alice, bob, verified, scan):
-    from games import live
+    from games.live import presence
 
     verified(bob)
     prefer(bob, email_turns="reminders", reminder_hours=1)
     play(duel, alice)
     waited(duel, hours=2)
-    live.mark_online(bob.pk)
+    presence.mark_online(bob.pk)
     scan()
     assert mail.outbox == []
-    live.mark_offline(bob.pk)
+    presence.mark_offline(bob.pk)
     scan()
     assert len(subjects(bob)) == 1
 
@@ -196,8 +197,8 @@ def test_the_computer_plays_the_whole_rest_of_an_overdue_turn(duel, alice, bob, 
 def test_a_timeout_that_lost_the_race_to_a_move_does_nothing(duel, alice):
     overdue(duel)
     play(duel, alice)
-    assert not services.turn_timeout(game=duel, ply=0)  # the ply moved on
-    assert not services.turn_timeout(game=duel, ply=1)  # bob's turn is not overdue
+    assert not computer.play_overdue_turn(duel, 0)  # the ply moved on
+    assert not computer.play_overdue_turn(duel, 1)  # bob's turn is not overdue
     assert Action.objects.filter(game=duel, by_ai=True).count() == 0
 
 
@@ -275,17 +276,17 @@ def test_the_scan_query_is_a_few_statements_however_many_games(
 
 def test_the_timeout_move_is_chosen_before_the_game_is_locked(duel, monkeypatch):
     """Issue 14: a slow choice must not hold the game's row (ai_play does the same)."""
-    import games.ai
+    from games.services import timeouts
 
     events = []
-    locked, choose = services._locked, games.ai.choose_action
-    monkeypatch.setattr(services, "_locked", lambda g: events.append("lock") or locked(g))
+    locked, choose = timeouts.locked, computer.choose_action
+    monkeypatch.setattr(timeouts, "locked", lambda g: events.append("lock") or locked(g))
     monkeypatch.setattr(
-        games.ai, "choose_action", lambda *a, **k: events.append("choose") or choose(*a, **k)
+        computer, "choose_action", lambda *a, **k: events.append("choose") or choose(*a, **k)
     )
     overdue(duel)
 
-    assert services.turn_timeout(game=duel, ply=duel.ply)
+    assert computer.play_overdue_turn(duel, duel.ply)
 
     assert "choose" in events and "lock" in events
     assert events.index("lock") > max(i for i, e in enumerate(events) if e == "choose")
@@ -298,7 +299,7 @@ def test_a_queued_reminder_is_checked_by_the_scans_own_rule(duel, alice, bob, ve
     reminder queued for a player who has since been away long enough is not sent (the task used
     to check the wait without the time away)."""
     from accounts.models import Vacation
-    from games import clock
+    from games.selectors import clock
 
     verified(bob)
     prefer(bob, email_turns="reminders", reminder_hours=3)

@@ -1,4 +1,4 @@
-"""The daily digest (games.digests): one email a day at the player's local hour, listing every game
+"""The daily digest (jobs.digests): one email a day at the player's local hour, listing every game
 where it is their turn, never twice for one date, instead of turn emails and reminders."""
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from games import digests, engine, services
-from games.emails import wants
+from games import engine, services
+from games.jobs import digests
+from games.jobs.emails import wants
+from games.jobs.tasks import send_digest
 from games.models import DigestNotice, Seat
 from games.services import SeatSpec
-from games.tasks import send_digest
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def bobs_turn(duel, alice) -> None:
     """Alice plays her whole turn: bob decides next."""
     while True:
         duel.refresh_from_db()
-        state = services.game_state(duel)
+        state = duel.current_state()
         if state.controller() != 0:
             return
         services.action_submit(
@@ -113,7 +114,7 @@ def test_the_digest_holds_no_hidden_information(duel, alice, bob, verified):
     prefer(bob, email_turns="digest")
     bobs_turn(duel, alice)
     send_digest.delay(bob.pk, "2026-11-23").get()
-    state = services.game_state(duel)
+    state = duel.current_state()
     text = mail.outbox[0].body + mail.outbox[0].alternatives[0][0]
     assert str(duel.seed) not in text
     for cards in state.hands.values():

@@ -13,15 +13,17 @@ from django.core.mail.backends import locmem
 from django.test import Client
 from django.urls import reverse
 
-from games import emails, engine, live, services
+from games import engine, services
+from games.jobs import emails
+from games.jobs.tasks import send_turn_email
+from games.live import presence
 from games.models import Game, TurnNotice
-from games.tasks import send_turn_email
 
 
 def first_move(game: Game, user) -> None:
     """Blue's setup placement by alice: then it is bob's (yellow's) turn."""
     game.refresh_from_db()
-    action = engine.legal_actions(services.game_state(game))[0]
+    action = engine.legal_actions(game.current_state())[0]
     services.action_submit(game=game, user=user, action=action, expected_ply=game.ply)
 
 
@@ -92,7 +94,7 @@ def test_no_email_to_an_address_that_is_not_the_primary_verified_one(
 
 def test_no_email_while_the_player_is_on_the_site(duel, alice, bob, verified, on_commit):
     verified(bob)
-    live.mark_online(bob.pk)
+    presence.mark_online(bob.pk)
     with on_commit():
         first_move(duel, alice)
     assert mail.outbox == []
@@ -143,7 +145,7 @@ def test_the_email_tells_nothing_hidden(duel, alice, bob, verified):
     duel.refresh_from_db()
     text = (message.subject + message.body + message.alternatives[0][0]).lower()
     assert str(duel.seed) not in text
-    state = services.game_state(duel)
+    state = duel.current_state()
     cards = {card for owner in range(len(state.hands)) for card in state.hands[owner]}
     cards |= {card for owner in range(len(state.piles)) for card in state.piles[owner]}
     assert cards and not any(card in text for card in cards)  # no hand, no pile

@@ -67,7 +67,7 @@ def test_the_replay_steps_from_the_start_to_the_current_move(client, duel, alice
     assert "?ply=5" in middle.content.decode() and "?ply=7" in middle.content.decode()
     expected = state_at(duel, 6)
     assert board_of(middle) == expected.board_rows()
-    assert board_of(last) == services.game_state(duel).board_rows()
+    assert board_of(last) == duel.current_state().board_rows()
     assert last.context["position"]["ply"] == 12
 
 
@@ -191,7 +191,7 @@ def test_a_finished_games_record_replays_to_the_same_final_board(client, classic
     assert len(record["actions"]) == game.ply
     final = engine.replay(record)
     assert final.over
-    assert final.board_rows() == services.game_state(game).board_rows()
+    assert final.board_rows() == game.current_state().board_rows()
 
 
 def test_a_finished_shuffle_games_record_gives_the_decks(client, duel):
@@ -205,8 +205,8 @@ def test_a_finished_shuffle_games_record_gives_the_decks(client, duel):
     assert record["seed"] == game.seed and record["salt"] == game.salt
     assert engine.verify(record)["ok"] is True
     final = engine.replay(record)
-    assert final.board_rows() == services.game_state(game).board_rows()
-    assert engine.score(final) == engine.score(services.game_state(game))
+    assert final.board_rows() == game.current_state().board_rows()
+    assert engine.score(final) == engine.score(game.current_state())
 
 
 def test_during_play_spectators_may_not_export(client, duel, carol):
@@ -236,7 +236,7 @@ def test_during_play_a_player_exports_only_their_own_view(client, duel, bob):
     assert "decks" not in keys and "seed" not in keys
     assert "hands" not in keys and "draw_piles" not in keys
     assert str(duel.seed) not in response.content.decode()
-    state = services.game_state(duel)
+    state = duel.current_state()
     assert document["view"]["hand"] == state.hands[1]
     assert document["actions"] == [a.payload for a in duel.actions.order_by("ply")]
 
@@ -247,7 +247,7 @@ def test_during_play_a_player_exports_only_their_own_view(client, duel, bob):
 def test_an_uploaded_record_is_replayed_step_by_step(client, classic_duel):
     game = play(classic_duel, 20)
     record = engine.make_record(
-        services.initial_state(game), [a.payload for a in game.actions.order_by("ply")], reveal=True
+        game.initial_state(), [a.payload for a in game.actions.order_by("ply")], reveal=True
     )
     url = reverse("replay_upload")
 
@@ -259,7 +259,7 @@ def test_an_uploaded_record_is_replayed_step_by_step(client, classic_duel):
     page = client.get(response["Location"])
     assert page.status_code == 200
     assert page.context["position"]["ply"] == 20
-    assert board_of(page) == services.game_state(game).board_rows()
+    assert board_of(page) == game.current_state().board_rows()
     step = client.get(f"{url}?ply=3", headers={"HX-Request": "true"})
     assert step.context["position"]["ply"] == 3
     assert "<html" not in step.content.decode()
@@ -268,7 +268,7 @@ def test_an_uploaded_record_is_replayed_step_by_step(client, classic_duel):
 def test_an_uploaded_shuffle_record_shows_its_decks(client, duel):
     game = play(duel, 8)
     record = engine.make_record(
-        services.initial_state(game), [a.payload for a in game.actions.order_by("ply")], reveal=True
+        game.initial_state(), [a.payload for a in game.actions.order_by("ply")], reveal=True
     )
 
     client.post(reverse("replay_upload"), {"record": upload_file(json.dumps(record))})

@@ -12,9 +12,10 @@ from django.core import mail
 from django.utils import timezone, translation
 
 from accounts.models import User
-from games import engine, live, services
+from games import engine, services
+from games.jobs.tasks import send_digest, send_turn_email
+from games.live import nudges
 from games.models import Game
-from games.tasks import send_digest, send_turn_email
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +125,7 @@ def bobs_turn(game: Game, alice) -> None:
     """Alice plays her whole turn: bob (seat 1) decides next."""
     while True:
         game.refresh_from_db()
-        state = services.game_state(game)
+        state = game.current_state()
         if state.controller() != 0:
             return
         services.action_submit(
@@ -244,7 +245,7 @@ def test_the_daily_digest_comes_in_the_recipients_language(duel, alice, bob, ver
 @pytest.fixture
 def pushed(monkeypatch):
     sent = []
-    monkeypatch.setattr(live, "_send", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(nudges, "_send", lambda group, message: sent.append((group, message)))
     return sent
 
 
@@ -253,10 +254,10 @@ def test_the_your_turn_notice_is_worded_for_its_recipient(duel, alice, bob, push
     prefer(alice, language="ja")
 
     with translation.override("fi"):  # the mover's page
-        live.your_turn(bob.pk, duel.public_id, live.turn_title(duel))
-        live.your_turn(alice.pk, duel.public_id, live.accepted_title(bob))
-        live.your_turn(alice.pk, duel.public_id, live.invited_title(bob))
-        live.your_turn(bob.pk, duel.public_id, live.declined_title(alice))
+        nudges.your_turn(bob.pk, duel.public_id, nudges.turn_title(duel))
+        nudges.your_turn(alice.pk, duel.public_id, nudges.accepted_title(bob))
+        nudges.your_turn(alice.pk, duel.public_id, nudges.invited_title(bob))
+        nudges.your_turn(bob.pk, duel.public_id, nudges.declined_title(alice))
 
     titles = [message["title"] for _group, message in pushed]
     assert titles[0].startswith("Din tur: ") and duel.public_id in titles[0]
@@ -273,15 +274,15 @@ def test_the_your_turn_notice_is_worded_for_its_recipient(duel, alice, bob, push
 
 
 def test_a_plain_title_goes_out_unchanged_and_english_is_the_default(duel, bob, pushed):
-    live.your_turn(bob.pk, duel.public_id, "Already worded")
-    live.your_turn(bob.pk, duel.public_id, live.turn_title(duel))
+    nudges.your_turn(bob.pk, duel.public_id, "Already worded")
+    nudges.your_turn(bob.pk, duel.public_id, nudges.turn_title(duel))
 
     assert pushed[0][1]["title"] == "Already worded"
     assert pushed[1][1]["title"].startswith("Your turn: ")
 
 
 def test_a_move_tells_the_next_player_in_their_own_language(duel, alice, bob, pushed, on_commit):
-    """The write path (services) hands live.your_turn a lazy title: worded for bob, in Swedish,
+    """The write path (services) hands nudges.your_turn a lazy title: worded for bob, in Swedish,
     although alice's page is in Japanese."""
     prefer(bob, language="sv")
     with translation.override("ja"), on_commit():

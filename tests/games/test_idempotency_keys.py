@@ -10,16 +10,17 @@ import pytest
 from django.utils import timezone
 
 from games import engine, services
+from games.jobs import computer
+from games.jobs.tasks import ai_play
 from games.models import Action, Game, Seat
 from games.services import SeatSpec
-from games.tasks import ai_play
 
 pytestmark = pytest.mark.django_db
 
 
 def first_action(game: Game) -> dict:
     game.refresh_from_db()
-    return engine.legal_actions(services.game_state(game))[0]
+    return engine.legal_actions(game.current_state())[0]
 
 
 def test_a_players_ai_key_does_not_freeze_the_computer(alice):
@@ -34,7 +35,7 @@ def test_a_players_ai_key_does_not_freeze_the_computer(alice):
         game=game, user=alice, action=first_action(game), expected_ply=0, key="ai:1"
     )
     game.refresh_from_db()
-    assert services.game_state(game).controller() == 1  # the computer's turn
+    assert game.current_state().controller() == 1  # the computer's turn
 
     assert ai_play(game.pk, 1) == 2  # it plays: its key is not alice's
     assert Action.objects.filter(game=game).count() == 2
@@ -47,7 +48,7 @@ def test_a_players_timeout_key_does_not_count_as_a_timeout(duel, alice, bob):
     Game.objects.filter(pk=duel.pk).update(turn_started_at=timezone.now() - timedelta(days=2))
     duel.refresh_from_db()
 
-    assert services.turn_timeout(game=duel, ply=duel.ply) is True  # the computer plays for bob
+    assert computer.play_overdue_turn(duel, duel.ply) is True  # the computer plays for bob
     seat = Seat.objects.get(game=duel, user=bob)
     assert seat.timeouts_in_row == 1
     assert Action.objects.filter(game=duel, seat=seat.index, by_ai=True).exists()

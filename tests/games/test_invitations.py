@@ -136,7 +136,7 @@ def test_my_games_offers_accept_and_decline_to_the_invited(alice, bob):
 def test_the_email_task_is_queued_on_commit_only(
     alice, bob, carol, django_capture_on_commit_callbacks
 ):
-    with mock.patch("games.tasks.send_invite_email.delay") as delay:
+    with mock.patch("games.jobs.tasks.send_invite_email.delay") as delay:
         with django_capture_on_commit_callbacks() as queued:
             game = invite_bob_and_carol(alice)
         assert not delay.called  # nothing leaves before the commit
@@ -154,7 +154,7 @@ def test_the_email_task_is_queued_on_commit_only(
 
 
 def test_no_email_once_the_invitation_is_answered(alice, bob, verified):
-    from games import emails
+    from games.jobs import emails
 
     verified(bob)
     game = invite_bob(alice)
@@ -187,8 +187,8 @@ def test_decline_tells_the_creator_and_refreshes_the_waiting_room(alice, bob, on
     game = invite_bob(alice)
 
     with (
-        mock.patch("games.live.your_turn") as toast,
-        mock.patch("games.live.seats_changed") as seats_changed,
+        mock.patch("games.live.nudges.your_turn") as toast,
+        mock.patch("games.live.nudges.seats_changed") as seats_changed,
         on_commit(),
     ):
         client_for(bob).post(decline_url(game))
@@ -201,7 +201,7 @@ def test_decline_tells_the_creator_and_refreshes_the_waiting_room(alice, bob, on
 def test_accept_tells_the_creator(alice, bob, carol, on_commit):
     game = invite_bob_and_carol(alice)
 
-    with mock.patch("games.live.your_turn") as toast, on_commit():
+    with mock.patch("games.live.nudges.your_turn") as toast, on_commit():
         client_for(bob).post(accept_url(game))
 
     toast.assert_any_call(alice.pk, game.public_id, "bob accepted your invitation")

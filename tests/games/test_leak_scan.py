@@ -54,7 +54,7 @@ def urls(game: Game, state: State) -> list[str]:
 
 
 def fetch_all(clients: dict, game: Game) -> dict:
-    state = services.game_state(game)
+    state = game.current_state()
     return {
         (who, url): normalized(client.get(url))
         for who, client in clients.items()
@@ -64,13 +64,13 @@ def fetch_all(clients: dict, game: Game) -> dict:
 
 def play_until(game: Game, alice, rng: random.Random, plies: int) -> None:
     """Alice's decisions are random; the computer seats answer through the real AI task."""
-    from games.tasks import ai_play
+    from games.jobs.tasks import ai_play
 
     for _ in range(plies):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return
-        state = services.game_state(game)
+        state = game.current_state()
         seat = game.seats.get(index=state.controller())
         if seat.is_ai:
             ai_play(game.pk, game.ply)
@@ -99,7 +99,7 @@ def test_no_page_depends_on_what_its_viewer_may_not_know(alice, carol, players):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        state = services.game_state(game)
+        state = game.current_state()
         before = fetch_all(clients, game)
         for text in before.values():
             assert str(game.seed) not in text

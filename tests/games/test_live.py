@@ -9,9 +9,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from games import engine, live, services
+from games import engine, services
+from games.live import presence
+from games.live.routing import websocket_urlpatterns
 from games.models import Game, Seat
-from games.routing import websocket_urlpatterns
 from games.services import SeatSpec
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -19,7 +20,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 def first_move(game: Game, user) -> None:
     game.refresh_from_db()
-    action = engine.legal_actions(services.game_state(game))[0]
+    action = engine.legal_actions(game.current_state())[0]
     services.action_submit(game=game, user=user, action=action, expected_ply=game.ply)
 
 
@@ -64,12 +65,12 @@ async def test_a_private_game_refuses_spectators(alice, bob, carol):
 async def test_the_next_player_is_told_it_is_their_turn_on_any_page(duel, alice, bob):
     communicator, connected = await connect("/ws/me/", bob)
     assert connected
-    assert await sync_to_async(live.is_online)(bob.pk)
+    assert await sync_to_async(presence.is_online)(bob.pk)
     await sync_to_async(first_move)(duel, alice)  # blue's setup: yellow (bob) is next
     message = await communicator.receive_json_from(timeout=2)
     assert message["type"] == "your.turn" and message["game"] == duel.public_id
     await communicator.disconnect()
-    assert not await sync_to_async(live.is_online)(bob.pk)
+    assert not await sync_to_async(presence.is_online)(bob.pk)
 
 
 async def test_anonymous_users_have_no_user_channel():
@@ -110,7 +111,7 @@ async def test_the_asgi_app_refuses_a_foreign_origin(duel):
 
 
 async def test_a_ping_gets_a_pong_on_both_sockets(duel, alice):
-    """Keepalive (games.consumers): the live client pings every 25 s; no pong: a dead socket."""
+    """Keepalive (live.consumers): the live client pings every 25 s; no pong: a dead socket."""
     for path in (f"/ws/games/{duel.public_id}/", "/ws/me/"):
         communicator, connected = await connect(path, alice)
         assert connected
@@ -133,7 +134,7 @@ async def test_the_waiting_room_hears_a_seat_taken_and_chat_lines(alice, bob):
     assert connected
 
     def join_and_chat():
-        from games import chat
+        from games.services import chat
 
         with transaction.atomic():
             services.game_join(game=game, user=bob)

@@ -32,7 +32,7 @@ def finished_classic(alice, bob, seed: int, corners=("a20", "t20", "t1", "a1")) 
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return game
-        state = services.game_state(game)
+        state = game.current_state()
         if state.step == "setup":
             action = {"place": next(corners)}
         else:

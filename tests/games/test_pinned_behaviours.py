@@ -7,7 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, live, services
+from games import engine, services
+from games.live import nudges
 from games.models import Game, Seat
 from games.services import SeatSpec
 
@@ -28,7 +29,7 @@ def private_game(alice, bob) -> Game:
 
 def decide(game: Game, user) -> None:
     game.refresh_from_db()
-    state = services.game_state(game)
+    state = game.current_state()
     services.action_submit(
         game=game, user=user, action=engine.legal_actions(state)[0], expected_ply=game.ply
     )
@@ -36,8 +37,8 @@ def decide(game: Game, user) -> None:
 
 def alice_plays_to_a_main_turn(duel, alice, bob) -> None:
     """Through the setup round (R3.1): every colour's first piece, as each seat controls it."""
-    while services.game_state(duel).step == "setup":
-        state = services.game_state(duel)
+    while duel.current_state().step == "setup":
+        state = duel.current_state()
         decide(duel, alice if state.controller() == 0 else bob)
         duel.refresh_from_db()
 
@@ -58,15 +59,15 @@ def test_a_turn_notice_goes_out_only_when_control_changes(
 ):
     """Shuffle (R5): a turn is several decisions; the next player hears once, when it is theirs."""
     sent = []
-    monkeypatch.setattr(live, "your_turn", lambda user_id, *a: sent.append(user_id))
+    monkeypatch.setattr(nudges, "your_turn", lambda user_id, *a: sent.append(user_id))
     alice_plays_to_a_main_turn(duel, alice, bob)
-    while services.game_state(duel).controller() != 0:
+    while duel.current_state().controller() != 0:
         decide(duel, bob)
         duel.refresh_from_db()
     sent.clear()
     decisions = 0
     with django_capture_on_commit_callbacks(execute=True):
-        while services.game_state(duel).controller() == 0:
+        while duel.current_state().controller() == 0:
             decide(duel, alice)
             duel.refresh_from_db()
             decisions += 1
@@ -76,15 +77,15 @@ def test_a_turn_notice_goes_out_only_when_control_changes(
 
 def test_the_move_clock_restarts_only_when_control_changes(duel, alice, bob):
     alice_plays_to_a_main_turn(duel, alice, bob)
-    while services.game_state(duel).controller() != 0:
+    while duel.current_state().controller() != 0:
         decide(duel, bob)
         duel.refresh_from_db()
     began = duel.turn_started_at
     decide(duel, alice)  # the card: still alice's turn
     duel.refresh_from_db()
-    assert services.game_state(duel).controller() == 0
+    assert duel.current_state().controller() == 0
     assert duel.turn_started_at == began
-    while services.game_state(duel).controller() == 0:
+    while duel.current_state().controller() == 0:
         decide(duel, alice)
         duel.refresh_from_db()
     assert duel.turn_started_at > began

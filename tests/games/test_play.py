@@ -51,7 +51,7 @@ def two_player(**kwargs) -> State:
 
 def current(game) -> State:
     game.refresh_from_db()
-    return services.game_state(game)
+    return game.current_state()
 
 
 def snapshot(game) -> tuple:

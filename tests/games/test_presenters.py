@@ -107,9 +107,8 @@ def context_for(game, seat_index: int | None, state: State) -> dict:
         "table": engine.table(state, seat_index),
     }
     labels = selectors.seat_labels(game)
-    return game_presenter.playing(
-        game, seat, labels, snapshot, {}, Links(game, "").link, lambda: []
-    )
+    facts = selectors.table_facts(game, seat, seat.user if seat is not None else None)
+    return game_presenter.playing(facts, labels, snapshot, {}, Links(game, "").link, lambda: [])
 
 
 @pytest.mark.parametrize("seat_index", [1, None])

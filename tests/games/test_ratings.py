@@ -1,4 +1,4 @@
-"""Ratings (games.ratings): computed once as a game finishes, from its places (R8), per mode."""
+"""Ratings (services.ratings): computed once as a game finishes, from its places (R8), per mode."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 from django.db import IntegrityError
 from django.urls import reverse
 
-from games import engine, ratings, services
+from games import engine, services
+from games.jobs.tasks import ai_play
 from games.models import Game, Rating, RatingChange, Seat
-from games.services import SeatSpec
-from games.tasks import ai_play
+from games.services import SeatSpec, ratings
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +40,7 @@ def play_out(game: Game, seed: int) -> Game:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return game
-        state = services.game_state(game)
+        state = game.current_state()
         if state.controller() not in users:
             ai_play(game.pk, game.ply)
             continue
@@ -69,12 +69,12 @@ def test_a_rated_game_rates_both_players_once_when_it_finishes(alice, bob):
     assert not Rating.objects.filter(mode="shuffle").exists()  # one rating per mode
     # The unique (game, user) pair: a game is never rated twice.
     with pytest.raises(IntegrityError):
-        ratings.record_results(game, services.game_state(game))
+        ratings.record_results(game, game.current_state())
 
 
 def test_places_are_the_engines_final_places(alice, bob):
     game = play_out(new_game(alice, [bob]), seed=5)
-    final = engine.score(services.game_state(game))["players"]
+    final = engine.score(game.current_state())["players"]
 
     for player in final:
         seat = game.seats.get(index=player["seat"])

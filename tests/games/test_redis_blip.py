@@ -10,7 +10,7 @@ import pytest
 from channels.layers import channel_layers
 from kombu.exceptions import OperationalError
 
-import games.tasks
+import games.jobs.tasks
 from games import engine, services
 from games.models import Action, Game, Seat
 from games.services import SeatSpec
@@ -30,7 +30,7 @@ def redis_down(settings, monkeypatch):
     def broker_down(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
 
-    monkeypatch.setattr(games.tasks.ai_play, "delay", broker_down)
+    monkeypatch.setattr(games.jobs.tasks.ai_play, "delay", broker_down)
     yield
     channel_layers.backends.clear()
 
@@ -42,7 +42,7 @@ def test_a_move_commits_and_answers_success_while_redis_is_down(client, alice, r
         players=2,
         seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
     )
-    action = engine.legal_actions(services.game_state(game))[0]
+    action = engine.legal_actions(game.current_state())[0]
     client.force_login(alice)
 
     response = client.post(

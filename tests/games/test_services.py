@@ -14,11 +14,11 @@ from games.services import SeatSpec
 
 
 def legal(game: Game) -> list[dict]:
-    return engine.legal_actions(services.game_state(game))
+    return engine.legal_actions(game.current_state())
 
 
 def mover(game: Game, *users):
-    state = services.game_state(game)
+    state = game.current_state()
     seat = game.seats.get(index=state.controller())
     return next(u for u in users if u.pk == seat.user_id)
 
@@ -40,7 +40,7 @@ def test_a_game_starts_when_every_seat_is_filled(alice, bob):
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert game.seed is None  # classic: no decks, no seed (R2.1)
-    state = services.game_state(game)
+    state = game.current_state()
     assert state.turn == 0 and state.step == "setup"  # R2.6: blue moves first
     assert game.to_move_seat == 0
 
@@ -48,11 +48,11 @@ def test_a_game_starts_when_every_seat_is_filled(alice, bob):
 def test_a_shuffle_game_gets_a_secret_seed(duel):
     # F9: 256 bits from secrets, as 64 hex digits, with a 128-bit salt and a public commitment.
     assert len(duel.seed) == 64 and int(duel.seed, 16) > 0 and len(duel.salt) == 32
-    state = services.game_state(duel)
+    state = duel.current_state()
     assert (state.seed, state.salt) == (duel.seed, duel.salt)
     assert state.commitment == engine.cards.commitment(duel.seed, duel.salt)
-    other = services.initial_state(duel)
-    assert other.piles == services.game_state(duel).piles  # nothing drawn before the first move
+    other = duel.initial_state()
+    assert other.piles == duel.current_state().piles  # nothing drawn before the first move
 
 
 def test_it_accepts_a_move_from_the_player_to_move(duel, alice):
@@ -123,14 +123,14 @@ def test_a_finished_game_refuses_moves(alice, bob):
         game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.finished_at is not None
     assert game.to_move_seat is None
-    assert engine.score(services.game_state(game))["over"] is True
+    assert engine.score(game.current_state())["over"] is True
     before = snapshot(game)
     with pytest.raises(services.Conflict):
         services.action_submit(game=game, user=alice, action={"place": "a1"}, expected_ply=game.ply)
     assert snapshot(game) == before
     # The stored actions replay to the stored snapshot.
     record = engine.make_record(
-        services.initial_state(game), [a.payload for a in game.actions.all()], reveal=True
+        game.initial_state(), [a.payload for a in game.actions.all()], reveal=True
     )
     assert engine.replay(record).to_json()["board"] == game.state["board"]
 
@@ -150,7 +150,7 @@ def test_an_ai_seat_plays_right_after_the_human_commits(alice):
     # Yellow's setup was the AI's; it is blue's player's turn again (red's setup).
     assert game.ply == 2
     assert Action.objects.get(game=game, ply=2).by_ai
-    assert services.game_state(game).controller() == 0
+    assert game.current_state().controller() == 0
 
 
 @pytest.mark.django_db(transaction=True)
@@ -163,7 +163,7 @@ def test_a_game_against_three_ai_seats_reaches_the_end(alice):
     )
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE:
-        assert services.game_state(game).controller() == 0
+        assert game.current_state().controller() == 0
         services.action_submit(game=game, user=alice, action=legal(game)[0], expected_ply=game.ply)
         game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -171,7 +171,7 @@ def test_a_game_against_three_ai_seats_reaches_the_end(alice):
 
 
 def test_ai_play_is_a_no_op_when_the_ply_moved_on(duel, alice):
-    from games.tasks import ai_play
+    from games.jobs.tasks import ai_play
 
     assert ai_play(duel.pk, 0) is None  # not the computer's seat
     assert ai_play(duel.pk, 5) is None  # stale

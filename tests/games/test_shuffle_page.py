@@ -30,7 +30,7 @@ def play_to_the_end(game: Game) -> Game:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return game
-        state = services.game_state(game)
+        state = game.current_state()
         services.action_submit(
             game=game,
             user=users[state.controller()],
@@ -40,7 +40,7 @@ def play_to_the_end(game: Game) -> Game:
 
 
 def test_every_seat_sees_the_commitment_and_nobody_the_seed(duel, alice, bob, carol):
-    state = services.game_state(duel)
+    state = duel.current_state()
     for viewer in (alice, bob, carol, None):
         html = page(viewer, duel)
         assert state.commitment in html

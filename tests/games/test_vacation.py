@@ -1,5 +1,6 @@
-"""Vacation (accounts.vacations, games.clock): bob goes away; his move clocks stand still in every
-game, nobody plays for him, no reminder goes out, alice sees he is away; the yearly allowance."""
+"""Vacation (accounts.vacations, selectors.clock): bob goes away; his move clocks stand still in
+every game, nobody plays for him, no reminder goes out, alice sees he is away;
+the yearly allowance."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from django.utils import timezone
 from accounts import vacations
 from accounts.models import Vacation
 from games import engine, services
+from games.jobs import computer
+from games.jobs.tasks import scan_deadlines
 from games.models import Action, Game
-from games.tasks import scan_deadlines
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +27,7 @@ NOW = timezone.now
 def bobs_turn(duel, alice) -> None:
     while True:
         duel.refresh_from_db()
-        state = services.game_state(duel)
+        state = duel.current_state()
         if state.controller() != 0:
             return
         services.action_submit(
@@ -82,7 +84,7 @@ def test_a_player_away_has_no_deadline_running(duel, alice, bob, on_commit):
 
     with on_commit():
         assert scan_deadlines.delay().get()["overdue"] == 0
-    assert services.turn_timeout(game=duel, ply=duel.ply) is False  # the task re-checks too
+    assert computer.play_overdue_turn(duel, duel.ply) is False  # the task re-checks too
     assert bobs_actions(duel, bob) == before
 
 

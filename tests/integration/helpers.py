@@ -28,7 +28,7 @@ def human_move(game, user) -> int:
     from games import engine, services
 
     game.refresh_from_db()
-    action = engine.legal_actions(services.game_state(game))[0]
+    action = engine.legal_actions(game.current_state())[0]
     return services.action_submit(game=game, user=user, action=action, expected_ply=game.ply).ply
 
 

@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import deadlines
+from games.jobs import deadlines
+from games.jobs.tasks import ai_play
 from games.models import Action, Game, TurnNotice
-from games.tasks import ai_play
 from tests.integration.helpers import game_row_locked, human_move, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

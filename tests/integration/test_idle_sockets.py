@@ -13,8 +13,8 @@ from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games import live
-from games.routing import websocket_urlpatterns
+from games.live import nudges
+from games.live.routing import websocket_urlpatterns
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -33,7 +33,7 @@ async def test_a_silent_socket_still_hears_a_nudge_after_35_seconds(
         await asyncio.sleep(IDLE_SECONDS)
         # A crashed consumer re-raises its exception here (the old "Timeout reading from ...").
         assert await page.receive_nothing(timeout=0.1)
-        await sync_to_async(live.game_changed)(duel.public_id, 7)
+        await sync_to_async(nudges.game_changed)(duel.public_id, 7)
         assert await page.receive_json_from(timeout=5) == {"type": "game.changed", "ply": 7}
         await page.send_json_to({"type": "ping"})
         assert await page.receive_json_from(timeout=5) == {"type": "pong"}

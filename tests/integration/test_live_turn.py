@@ -10,8 +10,8 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
+from games.live.routing import websocket_urlpatterns
 from games.models import Action
-from games.routing import websocket_urlpatterns
 from tests.integration.helpers import WAIT, human_move, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

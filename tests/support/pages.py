@@ -69,7 +69,7 @@ def play_setup(game) -> Game:
     """Play the four setup placements (the first legal one each time) through the service."""
     for _ in range(4):
         game.refresh_from_db()
-        state = services.game_state(game)
+        state = game.current_state()
         user = game.seats.get(index=state.controller()).user
         action = engine.legal_actions(state)[0]
         services.action_submit(game=game, user=user, action=action, expected_ply=game.ply)

@@ -17,7 +17,7 @@ def play(game: Game, count: int | None = None, *, seed: int = 1) -> Game:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        state = services.game_state(game)
+        state = game.current_state()
         action = rng.choice(engine.legal_actions(state))
         seat = game.seats.get(index=state.controller())
         services.action_submit(game=game, user=seat.user, action=action, expected_ply=game.ply)
@@ -34,7 +34,7 @@ def upload_file(content: str | bytes, name: str = "game.json") -> io.BytesIO:
 
 
 def state_at(game: Game, ply: int):
-    state = services.initial_state(game)
+    state = game.initial_state()
     for action in game.actions.order_by("ply")[:ply]:
         state = engine.apply(state, action.payload)
     return state

@@ -40,7 +40,7 @@ def play_until_alice_has_been_skipped_and_reversed(game: Game, users: dict[int, 
     alice_moved, seen = False, set()
     for _ in range(400):
         game.refresh_from_db()
-        state = services.game_state(game)
+        state = game.current_state()
         seat = state.controller()
         legal = engine.legal_actions(state)
         if seat == 0 and state.step == "card" and alice_moved and seen >= {"skip", "reverse"}:

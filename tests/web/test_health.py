@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 
 from games import health
-from games.tasks import scan_deadlines
+from games.jobs.tasks import scan_deadlines
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games import engine, services, translations
+from games import engine, translations
 from games.engine.cards import CARD_EFFECTS, CARD_NAMES
 from games.engine.rules import STEP_RULE
 from games.engine.state import COLOURS
@@ -182,7 +182,7 @@ def test_a_service_refusal_is_translated_too(duel, bob):
 
 def test_the_replay_page_in_japanese(duel, alice):
     play_setup(duel)  # four setup placements: Alice holds her first two cards
-    hand = engine.view(services.game_state(duel), 0)["hand"]
+    hand = engine.view(duel.current_state(), 0)["hand"]
     response = client_for(alice).get(
         f"/games/{duel.public_id}/replay/", {"lang": "ja"}, HTTP_ACCEPT_LANGUAGE="en"
     )

@@ -9,16 +9,16 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from games import ratings, services
+from games import services
 from games.models import Game, Seat
-from games.services import SeatSpec
+from games.services import SeatSpec, ratings
 from tests.support.pages import client_for
 from tests.support.tables import finished
 
 
 def test_my_games_shows_date_place_and_winner_in_my_time_zone(duel, alice, bob):
     finished(duel)
-    ratings.record_results(duel, services.game_state(duel))
+    ratings.record_results(duel, duel.current_state())
     Game.objects.filter(pk=duel.pk).update(finished_at=datetime(2026, 11, 20, 23, 30, tzinfo=UTC))
     User.objects.filter(pk=bob.pk).update(time_zone="Asia/Tokyo")
 
@@ -33,7 +33,7 @@ def test_my_games_shows_date_place_and_winner_in_my_time_zone(duel, alice, bob):
 
 def test_the_profile_lists_recent_games_with_results(duel, alice, bob):
     finished(duel)
-    ratings.record_results(duel, services.game_state(duel))
+    ratings.record_results(duel, duel.current_state())
 
     page = client_for(alice).get(reverse("profile", args=["bob"])).content.decode()
 
@@ -52,7 +52,7 @@ def games_of_every_kind(alice, bob, carol) -> None:
     )
     services.game_join(game=duel, user=bob)
     finished(duel)
-    ratings.record_results(duel, services.game_state(duel))
+    ratings.record_results(duel, duel.current_state())
     services.game_create(
         creator=alice,
         mode="classic",

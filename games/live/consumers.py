@@ -15,7 +15,7 @@ from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.http import Http404
 
-from games import live
+from games.live import nudges, presence
 from games.selectors import game_for_viewer
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class GameConsumer(KeepaliveConsumer):
         except Http404:
             self.close(code=4404)
             return
-        self.join(live.game_group(game.public_id))
+        self.join(nudges.game_group(game.public_id))
 
     def game_changed(self, event):
         self.send_json({"type": "game.changed", "ply": event["ply"]})
@@ -79,22 +79,22 @@ class UserConsumer(KeepaliveConsumer):
             self.close(code=4401)
             return
         self.user_id = user.pk
-        self.join(live.user_group(user.pk))
-        live.mark_online(user.pk)
+        self.join(nudges.user_group(user.pk))
+        presence.mark_online(user.pk)
 
     def disconnect(self, code):
         if self.group:
-            live.mark_offline(self.user_id)
+            presence.mark_offline(self.user_id)
         super().disconnect(code)
 
     def receive_message(self, kind, content) -> None:
         if kind == "alive":
-            live.mark_online(self.user_id)
+            presence.mark_online(self.user_id)
 
     def receive_json(self, content, **kwargs):
         super().receive_json(content, **kwargs)
         if isinstance(content, dict) and content.get("type") == "ping":
-            live.mark_online(self.user_id)  # a ping says the page is open, too
+            presence.mark_online(self.user_id)  # a ping says the page is open, too
 
     def turn_notice(self, event):
         self.send_json({"type": "your.turn", "game": event["game"], "title": event["title"]})

@@ -1,4 +1,4 @@
-"""Websocket nudges and presence (STYLE.md habit 9). A nudge says *that* something changed,
+"""Websocket nudges (STYLE.md habit 9). A nudge says *that* something changed,
 never *what*: each page re-fetches its own partials through the views, which apply engine.view.
 """
 
@@ -6,20 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-
-ONLINE_SECONDS = 90  # a page's socket says it is alive every 30 s
 
 
 def game_group(public_id: str) -> str:
@@ -126,17 +122,3 @@ def declined_title(player) -> Promise:
         gettext_lazy("{name} declined your invitation: their seat is now for the invite link"),
         name=player,
     )
-
-
-def mark_online(user_id: int) -> None:
-    cache.set(f"online:{user_id}", time.time(), ONLINE_SECONDS)
-
-
-def mark_offline(user_id: int) -> None:
-    cache.delete(f"online:{user_id}")
-
-
-def is_online(user_id: int) -> bool:
-    """Whether the user has a page of the site open (no turn email then)."""
-    seen = cache.get(f"online:{user_id}")
-    return seen is not None and time.time() - seen < ONLINE_SECONDS

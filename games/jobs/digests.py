@@ -1,7 +1,7 @@
 """The daily digest: one email a day listing every game where it is the player's turn.
 
 A player who chose "one email a day" (``User.EmailTurns.DIGEST``) gets no email per turn and no
-reminders; at ``digest_hour`` in their own time zone the deadline scan (games.deadlines.scan,
+reminders; at ``digest_hour`` in their own time zone the deadline scan (games.jobs.deadlines.scan,
 every minute) finds them due, and ``tasks.send_digest`` sends one email for that local date at
 most once (a ``DigestNotice`` row claimed by conditional update, as turn emails are). A day
 with no game waiting sends nothing. Timeout and takeover notices still come as they happen (news
@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import User
-from games import emails
+from games.jobs import emails
 from games.models import DigestNotice, Game, Seat
 
 CLAIM_LEASE = emails.CLAIM_LEASE

@@ -1,7 +1,7 @@
 """The move clock with vacations (accounts.vacations): a turn's deadline moves on by the time its
 player spent on vacation since the turn began, so a player away has no deadline running at all.
 
-The deadline scan (games.deadlines) finds overdue turns and due reminders with indexed queries on
+The deadline scan (jobs.deadlines) finds overdue turns and due reminders with indexed queries on
 ``turn_started_at``; the few rows it finds pass through ``running`` here, which drops those whose
 player was away long enough to push the deadline (or the reminder) past now.
 """

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, Q
+from django.db.models import Avg, Count, Prefetch, Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games import engine
 from games.models import Action, Game, Seat
+from games.selectors import clock, seating
 
 
 def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Seat | None]:
@@ -19,13 +20,16 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
     A private game is visible to its seated and invited players, to staff, and to whoever holds
     its invite link; to anyone else it does not exist (404, not 403: no probing for ids).
     """
-    game = Game.objects.filter(public_id=public_id).first()
+    game = (
+        Game.objects.filter(public_id=public_id)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .first()
+    )
     if game is None:
         raise Http404("no such game")
     # All the seats in one query (2-4 rows): the viewer's seat, the invitation check and the
     # names at the table (seat_labels) all come from it.
-    seats = list(game.seats.select_related("user"))
-    game.seat_rows = seats
+    seats = list(game.seats.all())  # prefetched with their users: one query
     seat = None
     if user is not None and user.is_authenticated:
         mine = [s for s in seats if s.user_id == user.pk]
@@ -36,6 +40,63 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
     else:
         _require_public(game, token)
     return game, seat
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat as the game page shows it (plain data: presenters never see a model)."""
+
+    index: int
+    label: str
+    missing: bool  # nobody sits here yet (an open, link or invited seat)
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """The facts about a game and its reader that the game page's presenters need, read once
+    here so that the presenters take plain data and never reach the database (issue #22)."""
+
+    ply: int
+    players: int
+    shared_color: str
+    open: bool  # waiting for players
+    active: bool  # in play
+    aborted: bool
+    seating_known: bool  # the colours of the seats are known (chosen seating, or started)
+    seats: tuple[SeatRow, ...]
+    viewer: int | None  # the reader's seat index (None: a spectator or a visitor)
+    viewer_taken_over: bool  # the computer plays the reader's seat now
+    viewer_is_creator: bool
+    joinable: str  # "" (nothing to take), "invited" (Accept/Decline) or "seat" (Take a seat)
+
+
+def table_facts(game: Game, seat: Seat | None, user, token: str = "") -> TableFacts:
+    """The game page's plain facts for ``user`` at ``seat`` (``token``: the invite link's)."""
+    seats = sorted(_seats(game), key=lambda s: s.index)
+    joinable = ""
+    if game.status == Game.Status.OPEN and seat is None:
+        # The write path's own rule (selectors.seating): never "Take a seat" where it would refuse.
+        target = seating.seat_for_joiner(game, seats, user, token)
+        if target is not None:
+            joinable = "invited" if target.kind == Seat.Kind.INVITED else "seat"
+    return TableFacts(
+        ply=game.ply,
+        players=game.players,
+        shared_color=game.shared_color,
+        open=game.status == Game.Status.OPEN,
+        active=game.status == Game.Status.ACTIVE,
+        aborted=game.status == Game.Status.ABORTED,
+        seating_known=game.seating == Game.Seating.CHOSEN or game.status != Game.Status.OPEN,
+        seats=tuple(
+            SeatRow(s.index, s.label, s.kind not in (Seat.Kind.HUMAN, Seat.Kind.AI)) for s in seats
+        ),
+        viewer=seat.index if seat is not None else None,
+        viewer_taken_over=bool(seat is not None and seat.ai_takeover),
+        viewer_is_creator=user is not None
+        and user.is_authenticated
+        and user.pk == game.created_by_id,
+        joinable=joinable,
+    )
 
 
 def _require_public(game: Game, token: str) -> None:
@@ -135,11 +196,16 @@ def seat_snapshot(game: Game, seat: Seat | None) -> dict | None:
 
 
 def seat_labels(game: Game) -> dict[int, str]:
-    """The names at the table, from the seats ``game_for_viewer`` read if it did."""
-    seats = getattr(game, "seat_rows", None)
-    if seats is None:
-        seats = list(game.seats.select_related("user"))
-    return {s.index: s.label for s in seats}
+    """The names at the table (from the seats ``game_for_viewer`` prefetched, if it did)."""
+    return {s.index: s.label for s in _seats(game)}
+
+
+def _seats(game: Game) -> list[Seat]:
+    """The game's seats with their users: the ones ``game_for_viewer`` prefetched (a page's one
+    seat query), else one query."""
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return list(game.seats.all())
+    return list(game.seats.select_related("user"))
 
 
 def earlier_events(game: Game, limit: int = 200):
@@ -158,16 +224,14 @@ def turn_log(game: Game) -> list[tuple[int, int, list]]:
 
 
 def turn_clock(game: Game) -> dict | None:
-    """The running turn's clock: its deadline (vacations counted, games.clock) for a human's
+    """The running turn's clock: its deadline (vacations counted, selectors.clock) for a human's
     turn; for a computer's, that it is thinking. None when no turn runs."""
-    from games import clock  # clock reads accounts' vacations: imported when needed
-
     if game.status != Game.Status.ACTIVE or game.turn_started_at is None:
         return None
     per_move = dict(Game.MOVE_TIMES).get(game.move_seconds) or _("%(seconds)d s") % {
         "seconds": game.move_seconds
     }
-    seats = getattr(game, "seat_rows", None) or list(game.seats.select_related("user"))
+    seats = _seats(game)
     seat = next((s for s in seats if s.index == game.to_move_seat), None)
     if seat is None or seat.is_ai:
         return {"computer": True, "per_move": per_move}
@@ -177,10 +241,9 @@ def turn_clock(game: Game) -> dict | None:
 
 def shuffle_verdict(game: Game) -> dict:
     """``engine.verify`` of a finished Shuffle game's full record (seed, salt, decks, actions)."""
-    from games.services import initial_state  # services reads selectors: imported when needed
 
     payloads = [a.payload for a in game.actions.order_by("ply")]
-    return engine.verify(engine.make_record(initial_state(game), payloads, reveal=True))
+    return engine.verify(engine.make_record(game.initial_state(), payloads, reveal=True))
 
 
 # -- profiles -------------------------------------------------------------------------------
@@ -199,7 +262,7 @@ def player_stats(user) -> PlayerStats:
     """Games played and won, and the average score, over the user's finished games.
 
     A seat the computer took over still counts for its player. Aborted games count for nothing.
-    Places and scores were written once when each game finished (games.ratings.record_results,
+    Places and scores were written once when each game finished (services.ratings.record_results,
     from the engine's final position: R8), so a profile view re-scores nothing.
     """
     totals = Seat.objects.filter(

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.names import visible_text
-from games import live
+from games.live import nudges
 from games.models import ChatMessage, Game, Report
 from games.services import GameError, NotAllowed, seat_for
 
@@ -150,7 +150,7 @@ def chat_post(*, game: Game, user, text: str) -> ChatMessage:
         public_id = game.public_id
         # Every page on the game fetches the lines its viewer may read (not pushed: rooms,
         # blocks and moderation differ per viewer).
-        transaction.on_commit(lambda: live.chat_posted(public_id), robust=True)
+        transaction.on_commit(lambda: nudges.chat_posted(public_id), robust=True)
         return line
 
 

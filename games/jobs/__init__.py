@@ -1,9 +1,9 @@
 """Work for the Celery workers, queued by task name.
 
 The services, the deadline scan and the emails queue work here instead of importing
-``games.tasks``: the tasks call those modules, so importing the tasks from them would close an
+``games.jobs.tasks``: the tasks call those modules, so importing the tasks from them would close an
 import circle. The tasks are registered when the app is ready (``GamesConfig.ready`` imports
-``games.tasks``); a job is then looked up in the Celery app's registry by its name, the same
+``games.jobs.tasks``); a job is then looked up in the Celery app's registry by its name, the same
 object a worker runs (eager under the tests' settings)."""
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Celery tasks: thin, take ids, safe to run twice (STYLE.md habit 7)."""
+"""Celery tasks: thin, take ids, safe to run twice (STYLE.md habit 7).
+
+Each task keeps the name it had when this module was ``games.tasks`` (``name=``): a task queued
+in Redis or scheduled by beat under that name still finds its function after a deploy."""
 
 from __future__ import annotations
 
@@ -6,35 +9,20 @@ import smtplib
 
 from celery import shared_task
 
-from games import deadlines, digests, emails, health, services
-from games.ai import choose_action
+from games import health
+from games.jobs import computer, deadlines, digests, emails
 from games.models import Game
 
 
-@shared_task
+@shared_task(name="games.tasks.ai_play")
 def ai_play(game_id: int, ply: int) -> int | None:
     """Play the computer's decision at ``ply``; a no-op if the game has moved on or ended."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.ACTIVE or game.ply != ply:
-        return None
-    state = services.game_state(game)
-    seat = game.seats.get(index=state.controller())
-    if not seat.is_ai:
+    if game is None:
         return None
     request = ai_play.request  # a worker's request has its hostname; an eager call is marked
-    action = choose_action(
-        state,
-        level=seat.ai_level or "beginner",
-        seed=game.pk * 100003 + ply,
-        worker=bool(request.hostname) and not request.is_eager,  # Master: workers only
-    )
-    try:
-        result = services.action_submit(
-            game=game, action=action, expected_ply=ply, key=f"ai:{ply}", by_ai=True
-        )
-    except services.Conflict:  # another delivery of this task got there first
-        return None
-    return result.ply
+    worker = bool(request.hostname) and not request.is_eager  # Master: workers only
+    return computer.play_computer_turn(game, ply, worker=worker)
 
 
 # Every task is acknowledged late and redelivered if its worker dies (CELERY_TASK_ACKS_LATE,
@@ -49,43 +37,43 @@ EMAIL_TASK = {
 }
 
 
-@shared_task(**EMAIL_TASK)
+@shared_task(name="games.tasks.send_turn_email", **EMAIL_TASK)
 def send_turn_email(
     game_id: int, ply: int, user_id: int, kind: str, about: int | None = None
 ) -> str:
-    """Email one player about the turn that began at ``ply`` (see games.emails); at most once."""
+    """Email one player about the turn that began at ``ply`` (games.jobs.emails); at most once."""
     return emails.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, about=about)
 
 
-@shared_task(**EMAIL_TASK)
+@shared_task(name="games.tasks.send_invite_email", **EMAIL_TASK)
 def send_invite_email(game_id: int, user_id: int) -> str:
-    """Email an invited player (see games.emails.invite); at most once, and not once they
+    """Email an invited player (see games.jobs.emails.invite); at most once, and not once they
     have answered or the game has started or been cancelled."""
     return emails.invite(game_id=game_id, user_id=user_id)
 
 
-@shared_task(**EMAIL_TASK)
+@shared_task(name="games.tasks.send_digest", **EMAIL_TASK)
 def send_digest(user_id: int, day: str) -> str:
-    """The daily digest for the player's local date ``day`` (see games.digests); at most once."""
+    """The daily digest for the player's local date ``day`` (games.jobs.digests); at most once."""
     return digests.deliver(user_id=user_id, day=day)
 
 
-@shared_task
+@shared_task(name="games.tasks.play_overdue_turn")
 def play_overdue_turn(game_id: int, ply: int) -> bool:
     """The computer plays a human's overdue turn at ``ply``; a no-op if they moved meanwhile."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return False
-    return services.turn_timeout(game=game, ply=ply)
+    return computer.play_overdue_turn(game, ply)
 
 
-@shared_task
+@shared_task(name="games.tasks.sweep_computer_turns")
 def sweep_computer_turns() -> int:
     """Every 15 s (CELERY_BEAT_SCHEDULE): queue again computer turns whose task was lost."""
     return deadlines.sweep()
 
 
-@shared_task
+@shared_task(name="games.tasks.scan_deadlines")
 def scan_deadlines() -> dict[str, int]:
     """Every minute (CELERY_BEAT_SCHEDULE): queue due reminders and overdue turns."""
     health.mark_scan()  # /health/full/: beat and a worker are alive

@@ -28,9 +28,10 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 from accounts.models import User
 from accounts.tokens import unsubscribe_token, unsubscribe_user_id  # noqa: F401  (re-exported)
-from games import clock, live
+from games.live import presence
 from games.models import Game, Seat, TurnNotice
-from games.turns import TIMEOUTS_BEFORE_TAKEOVER, turn_start_ply
+from games.selectors import clock
+from games.selectors.turns import TIMEOUTS_BEFORE_TAKEOVER, turn_start_ply
 
 Kind = TurnNotice.Kind
 
@@ -97,7 +98,7 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
         return "played"
     if not wants(user, kind):
         return "declined"
-    if kind != Kind.INVITE and live.is_online(user.pk):
+    if kind != Kind.INVITE and presence.is_online(user.pk):
         # The page shows it (a nudge, a toast). A reminder is looked for again by the next
         # scan, so it goes out once the player has left without moving.
         return "online"

@@ -18,7 +18,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import jobs
+from games.jobs.digests import digests_due
 from games.models import Action, Game, Seat, TurnNotice
+from games.selectors import clock
 
 logger = logging.getLogger(__name__)
 
@@ -139,8 +141,6 @@ def sweep(now: datetime | None = None) -> int:
 
 def scan(now: datetime | None = None) -> dict[str, int]:
     """Queue the reminders due and the overdue turns; returns how many of each."""
-    from games import clock
-    from games.digests import digests_due
 
     now = now or timezone.now()
     reminders = clock.reminders_running(reminders_due(now), now)

@@ -1,0 +1,185 @@
+"""Playing: one shared apply for every caller, and a named entry per caller (STYLE.md habit
+20): ``action_submit`` for a player's move, ``computer_submit`` for the computer's seat, and
+``games.services.timeouts.turn_timeout`` for a turn whose time ran out. Each entry checks its own
+caller; the lock, the engine, the append and the side effects are the same for all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine, jobs
+from games.engine import IllegalAction, State
+from games.live import nudges
+from games.models import Action, Game, Seat
+from games.services import ratings
+from games.services.errors import Conflict, NotAllowed, Refused, StalePly
+
+User = get_user_model()
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    ply: int
+    duplicate: bool  # the idempotency key had been seen: this is the first answer again
+
+
+def locked(game: Game) -> Game:
+    """``game``'s row again, locked until the transaction ends (STYLE.md habit 5)."""
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def seat_for(game: Game, user) -> Seat | None:
+    """The seat ``user`` plays in ``game`` (None for a visitor, a spectator or an invitee)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return game.seats.filter(user=user, kind=Seat.Kind.HUMAN).first()
+
+
+def action_submit(
+    *, game: Game, user, action: dict, expected_ply: int, key: str = ""
+) -> SubmitResult:
+    """A player's move: ``user`` must hold the seat that decides now, and the computer must not
+    have taken that seat over. A move of their own resets the seat's timeouts in a row."""
+
+    def may_play(seat: Seat) -> None:
+        if user is None or seat.user_id != user.pk or seat.kind != Seat.Kind.HUMAN:
+            raise NotAllowed(_("it is not your turn"))
+        if seat.ai_takeover:
+            raise NotAllowed(_("the computer plays this seat now"))
+
+    return submit(
+        game=game,
+        action=action,
+        expected_ply=expected_ply,
+        key=owned_key(key, user=user, by_ai=False),
+        user=user,
+        may_play=may_play,
+    )
+
+
+def computer_submit(*, game: Game, action: dict, expected_ply: int, key: str) -> SubmitResult:
+    """The computer's move for a computer seat (or a seat it took over): games.jobs asks the AI
+    for ``action`` outside any lock and sends it here."""
+
+    def may_play(seat: Seat) -> None:
+        if not seat.is_ai:
+            raise NotAllowed(_("it is not the computer's turn"))
+
+    return submit(
+        game=game,
+        action=action,
+        expected_ply=expected_ply,
+        key=owned_key(key, user=None, by_ai=True),
+        user=None,
+        may_play=may_play,
+    )
+
+
+def submit(
+    *, game: Game, action: dict, expected_ply: int, key: str, user, may_play
+) -> SubmitResult:
+    """The one apply that every entry shares: play ``action`` for the seat that controls the
+    decision now, if ``may_play(seat)`` lets the caller (it raises NotAllowed otherwise).
+
+    Locks the game row, so concurrent submissions are served one at a time: the first one moves
+    the ply on and the others find a stale ``expected_ply`` (409) or their own idempotency key
+    (the same answer again). The action row and the new snapshot commit together or not at all.
+    ``user`` None records the action as the computer's.
+    """
+    by_ai = user is None
+    with transaction.atomic():
+        game = locked(game)
+        if key:
+            done = Action.objects.filter(game=game, key=key).first()
+            if done is not None:
+                return SubmitResult(ply=done.ply, duplicate=True)
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict(_("this game is not in play"))
+        if expected_ply != game.ply:
+            raise StalePly(
+                _("the game has moved on (you saw move %(seen)s, it is at %(ply)s)")
+                % {"seen": expected_ply, "ply": game.ply}
+            )
+        state = game.current_state()
+        controller = state.controller()
+        seat = game.seats.get(index=controller)
+        may_play(seat)
+        try:
+            new = engine.apply(state, action)
+        except IllegalAction as exc:
+            raise Refused(str(exc)) from None
+        try:
+            with transaction.atomic():
+                Action.objects.create(
+                    game=game,
+                    ply=game.ply + 1,
+                    seat=controller,
+                    user=user,
+                    by_ai=by_ai,
+                    payload=action,
+                    events=new.events,
+                    key=key,
+                )
+        except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
+            raise Conflict(_("this move was already recorded")) from None
+        game.ply += 1
+        game.state = new.to_json()
+        if new.controller() != controller or new.over:
+            game.turn_started_at = timezone.now()
+        game.to_move_seat = new.controller()
+        if new.over:
+            game.status = Game.Status.FINISHED
+            game.finished_at = timezone.now()
+            ratings.record_results(game, new)  # places, scores and ratings: once, here
+        if not by_ai:
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=["timeouts_in_row"])
+        game.save()
+        after_change(game, new, turn_changed=new.controller() != controller)
+    return SubmitResult(ply=game.ply, duplicate=False)
+
+
+def owned_key(key: str, *, user, by_ai: bool) -> str:
+    """The idempotency key as stored: prefixed with whose it is (F1). A key answers only the
+    sender that made it: a player's keys are ``u<id>:...``, the server's (the computer's turns,
+    timeouts) ``srv:...``, so no client can send a key that passes for the server's or for
+    another player's and make their move look done."""
+    key = (key or "")[:48]
+    if not key:
+        return ""
+    if by_ai:
+        return f"srv:{key}"
+    return f"u{user.pk if user is not None else 0}:{key}"
+
+
+def after_change(game: Game, state: State, *, turn_changed: bool = True) -> None:
+    """Side effects of a committed change (STYLE.md habit 6): a nudge to every page watching the
+    game, a turn notice to the player who decides next, or the computer's turn. A rolled-back
+    change queues nothing."""
+    game_id, public_id, ply = game.pk, game.public_id, game.ply
+    # F3: every side effect is robust: Redis down (the channel layer, the broker) must never turn
+    # a committed move into an error. Django logs a failed hook and runs the next; a lost
+    # computer turn is queued again by the sweep (games.jobs.deadlines.sweep, within a minute), a
+    # lost nudge is made up by the pages' keepalive and resync (static/js/live.js).
+    transaction.on_commit(lambda: nudges.game_changed(public_id, ply), robust=True)
+    if state.over:
+        return
+    seat = game.seats.select_related("user").get(index=state.controller())
+    if seat.is_ai:
+        transaction.on_commit(lambda: jobs.queue("ai_play", game_id, ply), robust=True)
+    elif seat.user_id is not None and turn_changed:
+        user_id, title = seat.user_id, nudges.turn_title(game)
+        transaction.on_commit(lambda: nudges.your_turn(user_id, public_id, title), robust=True)
+        if seat.user.email_turns == User.EmailTurns.EVERY:
+            # ``ply`` is where this turn begins: the task sends nothing once it has been played.
+            # Robust: a mail server that is down must not turn a committed move into an error.
+            transaction.on_commit(
+                lambda: jobs.queue("send_turn_email", game_id, ply, user_id, "turn"),
+                robust=True,
+            )

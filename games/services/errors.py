@@ -1,0 +1,26 @@
+"""The refusals of the write path: each names what was wrong, and ``status`` is the HTTP status
+a view answers with."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A refused request. ``status`` is the HTTP status a view answers with."""
+
+    status = 400
+
+
+class NotAllowed(GameError):
+    status = 403
+
+
+class Conflict(GameError):
+    status = 409
+
+
+class StalePly(Conflict):
+    """The client saw an older position than the game's (STYLE.md habit 5)."""
+
+
+class Refused(GameError):
+    """The engine refused the action; the message names the rule."""
