@@ -1,5 +1,8 @@
-"""The game's words in the player's language: card names and effects, colour names, and the
-rules' refusals.
+"""The game's words in the player's language, in one table: card names and effects, the steps of
+a turn, the events of the move log, colour names, and the rules' refusals. Every other fact about
+a card or a step (its rule, symbol, the steps it opens) is the engine's registry
+(``engine.cards.CARDS``, ``engine.rules.STEPS``); tests/web/test_words.py checks that every card
+kind and step has its words here, in every language.
 
 The engine (games/engine) stays language-free: its names and messages are English data. This
 module is the web layer's dictionary for them. Card names are those of the published rule sheets
@@ -15,7 +18,10 @@ from __future__ import annotations
 import re
 
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from games.engine.rules import STEPS
 
 CARD_NAMES = {
     "skip": pgettext_lazy("card", "Skip"),
@@ -45,6 +51,41 @@ CARD_EFFECTS = {
     "double": gettext_lazy("After this turn's piece, place a second one touching it at a corner."),
 }
 
+# What the player to move does now, as the turn box says it ("Your turn (blue): ..."); the rule id
+# comes from engine.rules.STEPS (step_text).
+STEP_TEXT = {
+    "setup": gettext_lazy("place a setup piece on a free corner"),
+    "card": gettext_lazy("play a card"),
+    "keep": gettext_lazy("choose which Draw 2 card to play"),
+    "declare": gettext_lazy("declare a colour for Wild"),
+    "recycle": gettext_lazy("take one of their pieces back"),
+    "warp": gettext_lazy("move an opponent's piece"),
+    "place": gettext_lazy("place a piece"),
+    "place_second": gettext_lazy("place Double Play's second piece"),
+}
+# The step of the colour to move, as the replay's status line names it.
+STEP_NAMES = {
+    "setup": pgettext_lazy("step", "setup"),
+    "card": pgettext_lazy("step", "card"),
+    "keep": pgettext_lazy("step", "keep"),
+    "declare": pgettext_lazy("step", "declare"),
+    "recycle": pgettext_lazy("step", "recycle"),
+    "warp": pgettext_lazy("step", "warp"),
+    "place": pgettext_lazy("step", "place"),
+    "place_second": pgettext_lazy("step", "second piece"),
+}
+# One caption per public event of the engine (``State.events``), for the move log.
+EVENT_TEXT = {
+    "place": gettext_lazy("%(colour)s placed %(piece)s on %(squares)s"),
+    "pass": gettext_lazy("%(colour)s could not place a piece and passed"),
+    "card": gettext_lazy("%(colour)s played %(card)s"),
+    "no_effect": gettext_lazy("%(card)s had no effect"),
+    "declare": gettext_lazy("%(colour)s declared %(declared)s"),
+    "recycle": gettext_lazy("%(colour)s took back %(owner)s's %(piece)s from %(squares)s"),
+    "warp": gettext_lazy("%(colour)s moved %(owner)s's piece from %(squares)s to %(to)s"),
+    "skipped": gettext_lazy("%(colour)s was skipped"),
+    "over": gettext_lazy("The game is over"),
+}
 COLOUR_NAMES = {
     "blue": pgettext_lazy("colour", "blue"),
     "yellow": pgettext_lazy("colour", "yellow"),
@@ -62,6 +103,19 @@ def card_name(kind: str) -> str:
 def card_effect(kind: str) -> str:
     effect = CARD_EFFECTS.get(kind)
     return str(effect) if effect is not None else ""
+
+
+def step_text(step: str) -> str:
+    """What the player does at ``step``, with its rule: "place a piece (R5.3)"."""
+    words = STEP_TEXT.get(step)
+    if words is None:
+        return ""
+    return _("%(what)s (%(rule)s)") % {"what": words, "rule": STEPS[step].rule}
+
+
+def step_name(step: str) -> str:
+    name = STEP_NAMES.get(step)
+    return str(name) if name is not None else step
 
 
 def colour_name(colour: str | None) -> str:

@@ -36,39 +36,83 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from dataclasses import dataclass
 
 from .errors import RecordError
 
-CARD_KINDS: tuple[str, ...] = (
-    "skip",
-    "reverse",
-    "draw2",
-    "wild",
-    "edge",
-    "recycle",
-    "warp",
-    "double",
-)
-CARD_NAMES = {
-    "skip": "Skip",
-    "reverse": "Reverse",
-    "draw2": "Draw 2",
-    "wild": "Wild",
-    "edge": "Edge to Edge",
-    "recycle": "Recycle",
-    "warp": "Warp",
-    "double": "Double Play",
+
+@dataclass(frozen=True)
+class Card:
+    """Everything about one kind of card, in one place (STYLE.md habit 18): other layers read
+    this registry (the web layer's words in each language are in games/translations.py, keyed
+    by ``kind``; a test checks that every kind has them, a symbol and a picture)."""
+
+    kind: str  # the record's name for it (RECORD.md)
+    rule: str  # its section of the rule book (RULES.md R6)
+    name: str  # the English name of the published rule sheet (R10)
+    effect: str  # what it does, in one English sentence
+    symbol: str  # drawn on the card
+    opens: tuple[str, ...] = ()  # the decision steps it adds to the turn (see rules.STEPS)
+
+
+# The kinds in recipe order (R1.4): a deck starts in this order before the shuffle.
+CARDS: dict[str, Card] = {
+    card.kind: card
+    for card in (
+        Card("skip", "R6.1", "Skip", "The next colour in turn order loses its next turn.", "⊘"),
+        Card("reverse", "R6.2", "Reverse", "The direction of play flips.", "⇄"),
+        Card(
+            "draw2",
+            "R6.3",
+            "Draw 2",
+            "Draw two cards, play one of them and put the other at the bottom of your pile.",
+            "+2",
+            opens=("keep",),
+        ),
+        Card(
+            "wild",
+            "R6.4",
+            "Wild",
+            "Declare a colour: this turn's piece is placed as if it were of that colour.",
+            "★",
+            opens=("declare",),
+        ),
+        Card(
+            "edge",
+            "R6.5",
+            "Edge to Edge",
+            "This turn's piece must share a side with a piece of one of your colours.",
+            "▣",
+        ),
+        Card(
+            "recycle",
+            "R6.7",
+            "Recycle",
+            "Take one of your pieces back into its supply, then place as usual.",
+            "♻",
+            opens=("recycle",),
+        ),
+        Card(
+            "warp",
+            "R6.8",
+            "Warp",
+            "Move an opponent's piece to another legal spot for its colour.",
+            "↝",
+            opens=("warp",),
+        ),
+        Card(
+            "double",
+            "R6.6",
+            "Double Play",
+            "After this turn's piece, place a second one touching it at a corner.",
+            "×2",
+            opens=("place_second",),
+        ),
+    )
 }
-CARD_EFFECTS = {
-    "skip": "The next colour in turn order loses its next turn.",
-    "reverse": "The direction of play flips.",
-    "draw2": "Draw two cards, play one of them and put the other at the bottom of your pile.",
-    "wild": "Declare a colour: this turn's piece is placed as if it were of that colour.",
-    "edge": "This turn's piece must share a side with a piece of one of your colours.",
-    "recycle": "Take one of your pieces back into its supply, then place as usual.",
-    "warp": "Move an opponent's piece to another legal spot for its colour.",
-    "double": "After this turn's piece, place a second one touching it at a corner.",
-}
+CARD_KINDS: tuple[str, ...] = tuple(CARDS)
+CARD_NAMES = {kind: card.name for kind, card in CARDS.items()}
+CARD_EFFECTS = {kind: card.effect for kind, card in CARDS.items()}
 # R1.4 — the default recipe: 14 cards per colour.
 DEFAULT_RECIPE: dict[str, int] = {
     "skip": 2,

@@ -26,6 +26,7 @@ Decisions taken where RULES.md leaves a point open (also on the help page):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import filterfalse
 
 from .cards import CARD_KINDS, CARD_NAMES
@@ -58,26 +59,34 @@ STEP_ACTION = {
     "place": "place",
     "place_second": "place",
 }
-STEP_RULE = {
-    "setup": "R3.1",
-    "card": "R5.1",
-    "keep": "R6.3",
-    "declare": "R6.4",
-    "recycle": "R6.7",
-    "warp": "R6.8",
-    "place": "R5.3",
-    "place_second": "R6.6",
+
+
+@dataclass(frozen=True)
+class Step:
+    """One kind of decision in a turn (R5), in one place with its rule and English words (the
+    web layer's words per language: games/translations.py; a card's ``opens`` names the steps it
+    adds)."""
+
+    key: str
+    rule: str
+    what: str  # what the player does, in English (the engine's refusals quote it)
+
+
+STEPS: dict[str, Step] = {
+    step.key: step
+    for step in (
+        Step("setup", "R3.1", "place a setup piece on a free corner"),
+        Step("card", "R5.1", "play a card from hand"),
+        Step("keep", "R6.3", "choose which drawn card to play"),
+        Step("declare", "R6.4", "declare a colour"),
+        Step("recycle", "R6.7", "choose a piece to recycle"),
+        Step("warp", "R6.8", "choose an opponent piece to warp"),
+        Step("place", "R5.3", "place a piece"),
+        Step("place_second", "R6.6", "place Double Play's second piece"),
+    )
 }
-STEP_WHAT = {
-    "setup": "place a setup piece on a free corner",
-    "card": "play a card from hand",
-    "keep": "choose which drawn card to play",
-    "declare": "declare a colour",
-    "recycle": "choose a piece to recycle",
-    "warp": "choose an opponent piece to warp",
-    "place": "place a piece",
-    "place_second": "place Double Play's second piece",
-}
+STEP_RULE = {key: step.rule for key, step in STEPS.items()}
+STEP_WHAT = {key: step.what for key, step in STEPS.items()}
 
 
 # -- placement generation -------------------------------------------------------------------

@@ -11,19 +11,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.engine.cards import CARDS
 from games.engine.state import COLOURS, LETTERS
-from games.translations import card_effect, card_name, colour_name
-
-STEP_TEXT = {
-    "setup": gettext_lazy("place a setup piece on a free corner (R3.1)"),
-    "card": gettext_lazy("play a card (R5.1)"),
-    "keep": gettext_lazy("choose which Draw 2 card to play (R6.3)"),
-    "declare": gettext_lazy("declare a colour for Wild (R6.4)"),
-    "recycle": gettext_lazy("take one of their pieces back (R6.7)"),
-    "warp": gettext_lazy("move an opponent's piece (R6.8)"),
-    "place": gettext_lazy("place a piece (R5.3)"),
-    "place_second": gettext_lazy("place Double Play's second piece (R6.6)"),
-}
+from games.translations import EVENT_TEXT, card_effect, card_name, colour_name
 
 SCORING_RULE = {
     True: gettext_lazy("Basic scoring: the fewest squares left wins (R8.3)."),
@@ -35,26 +25,14 @@ def letter(colour: str | None) -> str:
     return LETTERS[COLOURS.index(colour)] if colour else ""
 
 
-# A symbol per card, drawn on the card (characters found in the common system fonts: DejaVu,
-# Noto, Segoe; the name is always written beside it).
-CARD_SYMBOLS = {
-    "skip": "⊘",
-    "reverse": "⇄",
-    "draw2": "+2",
-    "wild": "★",
-    "edge": "▣",
-    "recycle": "♻",
-    "warp": "↝",
-    "double": "×2",
-}
-
-
 def card(kind: str) -> dict:
+    """A card as the pages draw it: its words in the reader's language and the registry's
+    symbol (characters found in the common system fonts; the name is always written beside)."""
     return {
         "kind": kind,
         "name": card_name(kind),
         "effect": card_effect(kind),
-        "symbol": CARD_SYMBOLS.get(kind, ""),
+        "symbol": CARDS[kind].symbol if kind in CARDS else "",
     }
 
 
@@ -82,19 +60,6 @@ def event_text(event: dict) -> str:
     if template is None:
         return capfirst(_("%(colour)s: %(event)s") % {**words, "event": kind})
     return capfirst(str(template) % words)
-
-
-EVENT_TEXT = {
-    "place": gettext_lazy("%(colour)s placed %(piece)s on %(squares)s"),
-    "pass": gettext_lazy("%(colour)s could not place a piece and passed"),
-    "card": gettext_lazy("%(colour)s played %(card)s"),
-    "no_effect": gettext_lazy("%(card)s had no effect"),
-    "declare": gettext_lazy("%(colour)s declared %(declared)s"),
-    "recycle": gettext_lazy("%(colour)s took back %(owner)s's %(piece)s from %(squares)s"),
-    "warp": gettext_lazy("%(colour)s moved %(owner)s's piece from %(squares)s to %(to)s"),
-    "skipped": gettext_lazy("%(colour)s was skipped"),
-    "over": gettext_lazy("The game is over"),
-}
 
 
 def action_text(action: dict) -> str:

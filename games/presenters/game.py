@@ -13,10 +13,10 @@ from django.utils.translation import ngettext
 from games import engine
 from games.engine.pieces import PIECE_SIZE
 from games.engine.state import COLOURS, LETTERS
-from games.translations import colour_name
+from games.translations import colour_name, step_text
 
 from . import board, log
-from .captions import STEP_TEXT, card, event_text, standings
+from .captions import card, event_text, standings
 from .decision import decision as build_decision
 
 
@@ -269,7 +269,7 @@ def _turn(aborted: bool, view: dict, table: dict, name, mine: int | None) -> dic
         "shared": colour is not None and table["colour_seats"][colour] is None,
         "mine": controller is not None and controller == mine,
         "step": view["step"],
-        "step_text": str(STEP_TEXT.get(view["step"], "")),
+        "step_text": step_text(view["step"]),
         "direction": _direction(view["direction"]),
         "effects": effects,
         "drawn_count": view.get("drawn_count", 0),

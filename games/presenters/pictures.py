@@ -20,30 +20,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from games import engine
-from games.engine.cards import CARD_KINDS, DEFAULT_RECIPE
+from games.engine.cards import CARD_KINDS, CARDS, DEFAULT_RECIPE
 from games.engine.pieces import COLUMNS, PIECES, SHAPES, parse_squares, shape_of_mask
+from games.engine.state import COLOURS, LETTERS
 from games.translations import card_effect, card_name, colour_name
 
-from .captions import CARD_SYMBOLS, event_text
+from .captions import event_text
 
 FILL = {"blue": "#0072b2", "yellow": "#f0e442", "red": "#d55e00", "green": "#009e73"}
 ON_FILL = {"blue": "#fff", "yellow": "#1d232b", "red": "#1d232b", "green": "#1d232b"}
-LETTER = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
+LETTER = dict(zip(LETTERS, COLOURS, strict=True))  # engine.view's board letters
 INK = "#1d232b"
 MUTED = "#4a5260"
 CELL = 12
-
-# The rule-book section of each card (RULES.md R6), printed in the card's corner.
-CARD_RULES = {
-    "skip": "R6.1",
-    "reverse": "R6.2",
-    "draw2": "R6.3",
-    "wild": "R6.4",
-    "edge": "R6.5",
-    "double": "R6.6",
-    "recycle": "R6.7",
-    "warp": "R6.8",
-}
 
 
 def _esc(text: str) -> str:
@@ -118,7 +107,7 @@ def card_svg(kind: str, colour: str = "blue", width: int = CARD_W, compact: bool
 
 @functools.cache
 def _card_svg(kind: str, colour: str, width: int, compact: bool, language: str) -> str:
-    name, effect, symbol = card_name(kind), card_effect(kind), CARD_SYMBOLS.get(kind, "")
+    name, effect, symbol = card_name(kind), card_effect(kind), CARDS[kind].symbol
     w, h = CARD_W, 90 if compact else _card_height(language)
     fill, on = FILL[colour], ON_FILL[colour]
     lines = [] if compact else _wrap(effect)
@@ -138,7 +127,7 @@ def _card_svg(kind: str, colour: str, width: int, compact: bool, language: str) 
         f'H1.5z" fill="{fill}"/>'
         f'<g fill="{on}" font-size="11" font-weight="700">'
         f'<text x="9" y="17">{_esc(symbol)}</text>'
-        f'<text x="{w - 9}" y="17" text-anchor="end">{CARD_RULES.get(kind, "")}</text></g>'
+        f'<text x="{w - 9}" y="17" text-anchor="end">{CARDS[kind].rule}</text></g>'
         f'<circle cx="{w / 2}" cy="44" r="16" fill="#fff" stroke="{edge}" stroke-width="2"/>'
         f'<text x="{w / 2}" y="50.5" text-anchor="middle" font-size="17" font-weight="800" '
         f'fill="{INK}">{_esc(symbol)}</text>'
@@ -156,7 +145,7 @@ def cards() -> list[dict]:
             "name": card_name(kind),
             "count": DEFAULT_RECIPE.get(kind, 0),
             "effect": card_effect(kind),
-            "rule": CARD_RULES.get(kind, ""),
+            "rule": CARDS[kind].rule,
             "svg": card_svg(kind),
         }
         for kind in CARD_KINDS

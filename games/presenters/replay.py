@@ -5,26 +5,14 @@ the score direction are the game page's (``captions``)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 
 from games.engine.pieces import PIECE_SIZE
-from games.translations import card_name, colour_name
+from games.engine.state import COLOURS, LETTERS
+from games.translations import card_name, colour_name, step_name
 
 from .captions import event_text, player_label, standings
 
-LETTER_COLOUR = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
-
-# The step of the colour to move, as the replay's status line names it.
-STEP_NAMES = {
-    "setup": pgettext_lazy("step", "setup"),
-    "card": pgettext_lazy("step", "card"),
-    "keep": pgettext_lazy("step", "keep"),
-    "declare": pgettext_lazy("step", "declare"),
-    "recycle": pgettext_lazy("step", "recycle"),
-    "warp": pgettext_lazy("step", "warp"),
-    "place": pgettext_lazy("step", "place"),
-    "place_second": pgettext_lazy("step", "second piece"),
-}
+LETTER_COLOUR = dict(zip(LETTERS, COLOURS, strict=True))  # engine.view's board letters
 
 
 def _card_names(cards: list[str]) -> list[str]:
@@ -104,7 +92,7 @@ def position(
         "to_move": data["to_move"],
         "to_move_name": colour_name(data["to_move"]),
         "step": data["step"],
-        "step_name": str(STEP_NAMES.get(data["step"], data["step"])),
+        "step_name": step_name(data["step"]),
         "direction": _("clockwise") if data["direction"] == 1 else _("counter-clockwise"),
         "over": data["over"],
         "shared_color": data.get("shared_color"),

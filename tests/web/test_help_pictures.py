@@ -11,7 +11,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games.engine.cards import CARD_EFFECTS, CARD_KINDS, CARD_NAMES
+from games.engine.cards import CARD_EFFECTS, CARD_KINDS, CARD_NAMES, CARDS
 from games.engine.pieces import PIECES, SHAPES
 from games.presenters import pictures
 
@@ -56,7 +56,7 @@ def test_the_help_page_draws_each_card_kind_as_a_card_with_its_name_and_effect(p
         assert 'rx="10"' in svg and 'class="c-blue"' in svg  # a rounded card, a colour band
         words = " ".join(re.findall(r"<tspan[^>]*>(.*?)</tspan>", svg))
         assert words == CARD_EFFECTS[kind]  # the engine's effect text, all of it
-        assert pictures.CARD_RULES[kind] in svg
+        assert CARDS[kind].rule in svg
 
 
 def _squares(svg: str, css_class: str, inset: float = 0) -> set[tuple[int, int]]:

@@ -1,0 +1,73 @@
+"""One place per fact (issue #22, STYLE.md habit 18): every card kind and every step of a turn has
+its words in every language, a symbol and a picture; the words agree with the engine's registry
+(``engine.cards.CARDS``, ``engine.rules.STEPS``), which holds everything else about them."""
+
+from __future__ import annotations
+
+import polib
+import pytest
+from django.conf import settings
+from django.utils import translation
+
+from config import catalogs
+from games import translations
+from games.engine.cards import CARD_KINDS, CARDS
+from games.engine.rules import STEPS
+from games.presenters import pictures
+
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
+
+
+def catalog(code: str) -> dict[tuple[str | None, str], str]:
+    po = polib.pofile(str(catalogs.LOCALE_DIR / code / "LC_MESSAGES" / "django.po"))
+    return {(e.msgctxt, e.msgid): e.msgstr for e in po if not e.obsolete}
+
+
+def test_the_registries_know_every_card_and_step():
+    assert tuple(CARDS) == CARD_KINDS
+    opened = {step for card in CARDS.values() for step in card.opens}
+    assert opened <= set(STEPS)  # a card opens only steps the engine knows
+    for card in CARDS.values():
+        assert card.rule.startswith("R6.") and card.name and card.effect and card.symbol
+    assert len({card.symbol for card in CARDS.values()}) == len(CARDS)  # tellable apart
+    assert len({card.rule for card in CARDS.values()}) == len(CARDS)
+
+
+def test_the_english_words_are_the_registrys():
+    assert set(translations.CARD_NAMES) == set(translations.CARD_EFFECTS) == set(CARDS)
+    assert set(translations.STEP_TEXT) == set(translations.STEP_NAMES) == set(STEPS)
+    with translation.override("en"):
+        for kind, card in CARDS.items():
+            assert translations.card_name(kind) == card.name
+            assert translations.card_effect(kind) == card.effect
+        for key, step in STEPS.items():
+            assert translations.step_text(key).endswith(f"({step.rule})")
+
+
+@pytest.mark.parametrize("code", [c for c in LANGUAGES if c != "en"])
+def test_every_card_and_step_has_its_words_in_every_language(code):
+    words = catalog(code)
+    with translation.override(code):
+        for kind, card in CARDS.items():
+            name = words.get(("card", card.name))
+            effect = words.get((None, card.effect))
+            assert name and effect, (code, kind)
+            assert translations.card_name(kind) == name
+            assert translations.card_effect(kind) == effect
+        for key, step in STEPS.items():
+            with translation.override("en"):
+                english_text = str(translations.STEP_TEXT[key])
+                english_name = str(translations.STEP_NAMES[key])
+            assert words.get((None, english_text)), (code, key)
+            assert words.get(("step", english_name)), (code, key)
+            text = translations.step_text(key)
+            assert text == f"{words[(None, english_text)]} ({step.rule})"
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_card_has_a_picture_with_its_symbol_rule_and_name(code):
+    with translation.override(code):
+        for kind, card in CARDS.items():
+            svg = pictures.card_svg(kind)
+            name = translations.card_name(kind).replace("&", "&amp;")
+            assert card.symbol in svg and card.rule in svg and name in svg, (code, kind)
