@@ -1,7 +1,7 @@
 """The game's words in the player's language, in one table: card names and effects, the steps of
 a turn, the events of the move log, colour names, and the rules' refusals. Every other fact about
 a card or a step (its rule, symbol, the steps it opens) is the engine's registry
-(``engine.cards.CARDS``, ``engine.rules.STEPS``); tests/web/test_words.py checks that every card
+(``engine.cards.CARDS``, ``engine.steps.STEPS``); tests/web/test_words.py checks that every card
 kind and step has its words here, in every language.
 
 The engine (games/engine) stays language-free: its names and messages are English data. This
@@ -21,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from games.engine.rules import STEPS
+from games.engine.steps import STEPS
 
 CARD_NAMES = {
     "skip": pgettext_lazy("card", "Skip"),
@@ -52,7 +52,7 @@ CARD_EFFECTS = {
 }
 
 # What the player to move does now, as the turn box says it ("Your turn (blue): ..."); the rule id
-# comes from engine.rules.STEPS (step_text).
+# comes from engine.steps.STEPS (step_text).
 STEP_TEXT = {
     "setup": gettext_lazy("place a setup piece on a free corner"),
     "card": gettext_lazy("play a card"),

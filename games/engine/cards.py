@@ -52,7 +52,7 @@ class Card:
     name: str  # the English name of the published rule sheet (R10)
     effect: str  # what it does, in one English sentence
     symbol: str  # drawn on the card
-    opens: tuple[str, ...] = ()  # the decision steps it adds to the turn (see rules.STEPS)
+    opens: tuple[str, ...] = ()  # the decision steps it adds to the turn (see steps.STEPS)
 
 
 # The kinds in recipe order (R1.4): a deck starts in this order before the shuffle.

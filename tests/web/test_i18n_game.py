@@ -14,8 +14,8 @@ from django.utils import translation
 
 from games import engine, translations
 from games.engine.cards import CARD_EFFECTS, CARD_NAMES
-from games.engine.rules import STEP_RULE
 from games.engine.state import COLOURS
+from games.engine.steps import STEP_RULE
 from tests.engine.helpers import make_state
 from tests.support.pages import client_for, page_url, play_setup, save_state
 

@@ -1,6 +1,6 @@
 """One place per fact (issue #22, STYLE.md habit 18): every card kind and every step of a turn has
 its words in every language, a symbol and a picture; the words agree with the engine's registry
-(``engine.cards.CARDS``, ``engine.rules.STEPS``), which holds everything else about them."""
+(``engine.cards.CARDS``, ``engine.steps.STEPS``), which holds everything else about them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.utils import translation
 from config import catalogs
 from games import translations
 from games.engine.cards import CARD_KINDS, CARDS
-from games.engine.rules import STEPS
+from games.engine.steps import STEPS
 from games.presenters import pictures
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
