@@ -4,7 +4,8 @@
 //     the game (and its waiting room). "game.changed" carries the ply it reached; the page
 //     refreshes to the newest ply it has heard of: a nudge that arrives while a refresh is in
 //     flight is followed by one more refresh, and a response older than the newest ply heard of
-//     (a move's own POST answered after the next nudge, say) is followed by another. A
+//     (a refresh answered after the next nudge, say) is followed by another. A move's own POST
+//     answers 204 with the ply it reached ("game-moved"), which refreshes the same way. A
 //     reconnect re-syncs. "game.seats": a seat of the waiting room changed or the game started.
 //     "chat.posted": the chat log refetches the lines its viewer may read.
 //   - <body data-user-socket="/ws/me/">: "your turn" notices on any page, and presence.
@@ -159,6 +160,14 @@
       toast(message.title, "/games/" + encodeURIComponent(message.game) + "/");
     });
   }
+
+  // A move's own POST answers 204 and names the ply it reached (HX-Trigger "game-moved"): the
+  // page fetches its panel for that ply, as after a nudge (games/views/game.py, ``moved``).
+  document.addEventListener("game-moved", function (event) {
+    const ply = Number(event.detail && event.detail.ply);
+    if (ply) latest = Math.max(latest, ply);
+    refreshGame();
+  });
 
   // A form's "Cancel" link closes the form in place when scripts run (a plain link otherwise).
   document.addEventListener("click", function (event) {
