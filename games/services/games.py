@@ -17,9 +17,16 @@ from games.live import nudges
 from games.models import Game, Seat
 from games.selectors import seating
 from games.services.actions import after_change, locked, seat_for
-from games.services.errors import Conflict, GameError, NotAllowed
+from games.services.errors import Conflict, GameError, NotAllowed, TooMany
 
 User = get_user_model()
+
+# Security G7: nothing stops a script from opening games or inviting one player again and again
+# (each invitation is an email). A player may have this many games waiting for players at once,
+# and one invitee this many invitations from the same player waiting for an answer. Counted in
+# the database, so the limits hold across processes and survive a Redis restart.
+MAX_OPEN_GAMES = 10
+MAX_PENDING_INVITATIONS = 3
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,7 @@ def game_create(
     except ValueError as exc:
         raise GameError(str(exc)) from None
     with transaction.atomic():
+        _check_limits(creator, seats)
         game = Game.objects.create(
             created_by=creator,
             mode=mode,
@@ -97,6 +105,36 @@ def game_create(
         _start_if_full(game)
         _invitations_sent(game, invited)
     return game
+
+
+def _check_limits(creator, seats: list[SeatSpec]) -> None:
+    """Refuse a new game past the creator's limits (G7), with a message that says which."""
+    waiting = Game.objects.filter(created_by=creator, status=Game.Status.OPEN).count()
+    if waiting >= MAX_OPEN_GAMES:
+        raise TooMany(
+            _(
+                "you already have %(n)d games waiting for players: start or cancel one of them "
+                "before opening another"
+            )
+            % {"n": waiting}
+        )
+    for spec in seats:
+        if spec.kind != Seat.Kind.INVITED:
+            continue
+        pending = Seat.objects.filter(
+            kind=Seat.Kind.INVITED,
+            user__username__iexact=spec.username,
+            game__created_by=creator,
+            game__status=Game.Status.OPEN,
+        ).count()
+        if pending >= MAX_PENDING_INVITATIONS:
+            raise TooMany(
+                _(
+                    "%(name)s already has %(n)d invitations from you waiting for an answer: "
+                    "wait until they answer one"
+                )
+                % {"name": spec.username, "n": pending}
+            )
 
 
 def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:

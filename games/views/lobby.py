@@ -60,15 +60,16 @@ def game_new(request):
         else:
             initial = GameForm.initial_like(game, services.rematch_seats(game, request.user))
     form = GameForm(request.POST or None, initial=initial)
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.create_kwargs())
         except services.GameError as exc:  # the engine's or the service's reason, inline
             form.add_error(None, str(exc))
+            status = exc.status  # 429 past a limit (G7)
         else:
             messages.success(request, _("Your game is ready."))
             return redirect("game", public_id=game.public_id)
-    status = 400 if request.method == "POST" else 200
     return render(request, "games/new.html", {"form": form}, status=status)
 
 
