@@ -42,6 +42,15 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
     return game, seat
 
 
+def game_to_move(public_id: str) -> Game:
+    """The game a move is sent to, or 404: its id only (one light query; the write path locks
+    and reads the row itself). Who may move is the write path's check, not a read."""
+    game = Game.objects.only("pk", "public_id").filter(public_id=public_id).first()
+    if game is None:
+        raise Http404("no such game")
+    return game
+
+
 @dataclass(frozen=True)
 class SeatRow:
     """One seat as the game page shows it (plain data: presenters never see a model)."""

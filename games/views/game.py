@@ -75,7 +75,9 @@ def act(request, public_id):
             return redirect_to_login(reverse("game", args=[public_id]))
         game, seat = selectors.game_for_viewer(public_id, None)
         return _respond(request, game, seat, {}, message=_("Log in to play."), status=403)
-    game, seat = selectors.game_for_viewer(public_id, request.user)
+    # The move path reads only the game's id here: the write path locks the row and reads the
+    # seats itself, and refuses anyone who does not hold the seat to move.
+    game = selectors.game_to_move(public_id)
     try:
         action, ply = parse_action(request.POST)
         result = services.action_submit(
@@ -86,7 +88,8 @@ def act(request, public_id):
             key=request.POST.get("key", ""),
         )
     except services.GameError as exc:
-        game.refresh_from_db()
+        # A refusal shows the game as its reader may see it (404 for a game they may not).
+        game, seat = selectors.game_for_viewer(public_id, request.user)
         return _respond(
             request, game, seat, {}, page=not request.htmx, message=refusal(exc), status=exc.status
         )
