@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+import redis.exceptions
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.http import Http404
@@ -19,6 +20,11 @@ from games import live
 from games.selectors import game_for_viewer
 
 logger = logging.getLogger(__name__)
+
+# What a pooled Redis connection that died with its server (a restart, a failover, a dropped
+# link) raises on its next use; redis-py drops that connection from the pool, so one retry runs on
+# a fresh one. Other channel layers (in memory) never raise these.
+REDIS_DROPPED = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
 class KeepaliveConsumer(JsonWebsocketConsumer):
@@ -38,7 +44,13 @@ class KeepaliveConsumer(JsonWebsocketConsumer):
 
     def join(self, group: str) -> None:
         self.group = group
-        async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        try:
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        except REDIS_DROPPED:
+            # G9: the handshake's first Redis call after a Redis drop meets a dead pooled
+            # connection and would answer 500; the retry finds Redis back (or fails for real).
+            logger.warning("channel layer: Redis connection dropped, joining %s again", group)
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         self.accept()
         logger.info("websocket open: %s", group)
 
