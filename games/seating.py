@@ -12,21 +12,28 @@ from games.models import Game, Seat
 def seat_for_joiner(game: Game, seats: list[Seat], user, token: str = "") -> Seat | None:
     """The seat ``user`` would take: their invitation; else, with the game's invite link, a link
     seat; else, in a public game or with the link, an open seat. None if there is none for them:
-    the game is not taking players, they sit here already, or someone seated here blocked them
-    (an invitation stands: the creator chose to send it)."""
+    the game is not taking players, they sit here already, or someone at the table blocked them.
+
+    At the table means seated or invited (G6): a player invited here who blocked ``user`` would
+    otherwise accept after ``user`` took an open seat, and the two would sit at one table. The
+    same holds for an invitation: the invitee does not sit down with someone who blocked them
+    (the creator's own block was refused when inviting, services._seat_from_spec)."""
     if game.status != Game.Status.OPEN or not user.is_authenticated:
         return None
     if any(s.user_id == user.pk and s.kind == Seat.Kind.HUMAN for s in seats):
         return None
     seat = next((s for s in seats if s.kind == Seat.Kind.INVITED and s.user_id == user.pk), None)
-    if seat is not None:
-        return seat
-    with_link = bool(token) and token == game.invite_token
-    if with_link:
-        seat = next((s for s in seats if s.kind == Seat.Kind.LINK), None)
-    if seat is None and (with_link or game.visibility == Game.Visibility.PUBLIC):
-        seat = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
-    seated = [s.user_id for s in seats if s.kind == Seat.Kind.HUMAN]
-    if seat is not None and blocks_between(user, seated):
+    if seat is None:
+        with_link = bool(token) and token == game.invite_token
+        if with_link:
+            seat = next((s for s in seats if s.kind == Seat.Kind.LINK), None)
+        if seat is None and (with_link or game.visibility == Game.Visibility.PUBLIC):
+            seat = next((s for s in seats if s.kind == Seat.Kind.OPEN), None)
+    at_table = [
+        s.user_id
+        for s in seats
+        if s.kind in (Seat.Kind.HUMAN, Seat.Kind.INVITED) and s.user_id not in (None, user.pk)
+    ]
+    if seat is not None and blocks_between(user, at_table):
         return None
     return seat
