@@ -450,6 +450,12 @@ if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://.")
 
 
+# The monitor's endpoints (/health/full/ and /metrics/, games/health.py and games/metrics.py): a
+# request must carry "Authorization: Bearer <MONITOR_TOKEN>"; unset, they answer 404 to everyone.
+# Their results are kept HEALTH_CACHE_SECONDS per process, so a burst of requests checks once.
+MONITOR_TOKEN = env_str("MONITOR_TOKEN", "")
+HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 5, minimum=0)
+
 # Vacation (accounts.vacations): days a player may pause all their move clocks per calendar year.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
 
