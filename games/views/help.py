@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games import ratings
 from games.presenters import pictures
 
 
@@ -14,5 +15,8 @@ def help_page(request):
         "cards": pictures.cards(),
         "pieces": pictures.pieces(),
         "example": pictures.example_turn(),
+        # the Ratings section's limits on farming (G3)
+        "rating_margin": ratings.COMPUTER_MARGIN,
+        "rated_pair_games": ratings.PAIR_GAMES_PER_DAY,
     }
     return render(request, "help.html", context)
