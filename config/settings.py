@@ -458,7 +458,7 @@ if not SITE_URL.startswith(("http://", "https://")):
 MONITOR_TOKEN = env_str("MONITOR_TOKEN", "")
 HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 5, minimum=0)
 
-# Vacation (accounts.vacations): days a player may pause all their move clocks per calendar year.
+# Vacation (accounts.vacations): days a player may pause all their move clocks in any 365 days.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
 
 # --- Channels and Celery -----------------------------------------------------------------------
