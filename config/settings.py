@@ -488,11 +488,26 @@ def redis_channel_layer(url: str) -> dict:
     return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}
 
 
+# Seconds the cache's Redis client waits to connect or for an answer: a Redis that went away
+# costs a page this much, then the cache degrades to a miss (config.cache).
+CACHE_REDIS_TIMEOUT = 0.5
+
+
+def redis_cache(url: str) -> dict:
+    """The cache on the Redis at ``url``, a miss while Redis is unreachable (tests use it too)."""
+    return {
+        "BACKEND": "config.cache.DegradingRedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "socket_connect_timeout": CACHE_REDIS_TIMEOUT,
+            "socket_timeout": CACHE_REDIS_TIMEOUT,
+        },
+    }
+
+
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": redis_cache(REDIS_URL)}
 else:
     # One process only: enough for `make run`, where the web process also runs the worker.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
