@@ -180,6 +180,7 @@ MIDDLEWARE = [
     # Right after SecurityMiddleware (HTTPS redirect, HSTS) and before everything else: a static
     # file is answered here without sessions, CSRF or a database query.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "games.metrics.RequestMetricsMiddleware",  # times what reaches Django (/metrics/)
     "config.middleware.RefuseNulMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

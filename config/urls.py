@@ -6,6 +6,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from games.health import CachedHealthView, MonitorHealthView
+from games.metrics import metrics_view
 
 
 @require_safe
@@ -19,6 +20,7 @@ def favicon(request):
 urlpatterns = [
     path("health/", CachedHealthView.as_view(), name="health"),
     path("health/full/", MonitorHealthView.as_view(), name="health_full"),
+    path("metrics/", metrics_view, name="metrics"),
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

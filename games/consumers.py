@@ -16,7 +16,7 @@ from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.http import Http404
 
-from games import live
+from games import live, metrics
 from games.selectors import game_for_viewer
 
 logger = logging.getLogger(__name__)
@@ -31,6 +31,7 @@ class KeepaliveConsumer(JsonWebsocketConsumer):
     """Answers the client's pings; subclasses handle their other messages in ``receive_message``."""
 
     group = None
+    socket = "other"  # the label of the open-websockets gauge (games.metrics)
 
     def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
@@ -52,16 +53,20 @@ class KeepaliveConsumer(JsonWebsocketConsumer):
             logger.warning("channel layer: Redis connection dropped, joining %s again", group)
             async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         self.accept()
+        metrics.websocket_opened(self.socket)
         logger.info("websocket open: %s", group)
 
     def disconnect(self, code):
         if self.group:
+            metrics.websocket_closed(self.socket)
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
             logger.info("websocket closed: %s (code %s)", self.group, code)
 
 
 class GameConsumer(KeepaliveConsumer):
     """``/ws/games/<id>/``: seated players and, for public games, spectators."""
+
+    socket = "game"
 
     def connect(self):
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
@@ -84,6 +89,8 @@ class GameConsumer(KeepaliveConsumer):
 
 class UserConsumer(KeepaliveConsumer):
     """``/ws/me/``: a signed-in user's own channel (turn notices) and presence."""
+
+    socket = "user"
 
     def connect(self):
         user = self.scope.get("user")
