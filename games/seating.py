@@ -1,12 +1,43 @@
 """Who may take which seat of a game that has not started: the one definition of the rule, read
 by the write path (``services.game_join``, under the game's lock) and by the page that offers
 "Take a seat" (``presenters.game.joining``), so that the page never offers what the service
-would refuse."""
+would refuse.
+
+Blocks are silent (issue #24): a player who invites someone who blocked them is not told so. The
+invitation is made as any other and shows as pending to its sender, but the invitee hears nothing
+of it (``silenced``), is not shown it (``visible_invitations``) and is not offered its seat. Only
+the blocker's own block is said to them (``invitation_refusal``): they can lift it.
+"""
 
 from __future__ import annotations
 
-from accounts.models import blocks_between
+from django.utils.translation import gettext as _
+
+from accounts.models import Block, blocked_ids, blocks_between
 from games.models import Game, Seat
+
+
+def invitation_refusal(creator, invitee) -> str:
+    """Why ``creator`` may not invite ``invitee`` ("" if they may): only the creator's own block.
+    That the invitee blocked the creator is never said: that invitation is made, and silenced."""
+    if Block.objects.filter(blocker=creator, blocked=invitee).exists():
+        return _("you have blocked %(name)s: unblock them to invite them") % {"name": invitee}
+    return ""
+
+
+def silenced(creator, invitee_ids: list[int]) -> set[int]:
+    """The invitees of ``creator`` who blocked them: no email and no notice goes to those."""
+    return set(
+        Block.objects.filter(blocked=creator, blocker_id__in=invitee_ids).values_list(
+            "blocker_id", flat=True
+        )
+    )
+
+
+def visible_invitations(user, games: list[Game]) -> list[Game]:
+    """``games`` (where ``user`` holds an invitation) without those from players they blocked."""
+    hidden = blocked_ids(user)
+    return [game for game in games if game.created_by_id not in hidden]
 
 
 def seat_for_joiner(game: Game, seats: list[Seat], user, token: str = "") -> Seat | None:
@@ -23,6 +54,8 @@ def seat_for_joiner(game: Game, seats: list[Seat], user, token: str = "") -> Sea
     if any(s.user_id == user.pk and s.kind == Seat.Kind.HUMAN for s in seats):
         return None
     seat = next((s for s in seats if s.kind == Seat.Kind.INVITED and s.user_id == user.pk), None)
+    if seat is not None and game.created_by_id in blocked_ids(user):
+        return None  # a silenced invitation (see above): not offered
     if seat is None:
         with_link = bool(token) and token == game.invite_token
         if with_link:
