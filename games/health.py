@@ -121,7 +121,7 @@ ADDRESS = re.compile(r"(?:[a-z]+://)?[\w.\-\[\]:]*[\w\]]:\d{2,5}(?:/\d+)?", re.I
 def _masked(error: HealthCheckException | None) -> HealthCheckException | None:
     if error is None:
         return None
-    return type(error)(ADDRESS.sub("<address>", str(error)))
+    return type(error)(ADDRESS.sub("<address>", str(error.message)), timestamp=error.timestamp)
 
 
 _results: dict[str, tuple[float, list[HealthCheckResult]]] = {}
@@ -146,17 +146,40 @@ class CachedHealthView(HealthCheckView):
         if hit is not None and time.monotonic() - hit[0] < settings.HEALTH_CACHE_SECONDS:
             return hit[1]
         named = checks(full=self.full)
-        self.checks = [check for _name, check in named]
-        done = await asyncio.gather(
-            *(check.get_result(None) for check in HealthCheckView.get_checks(self))
-        )
+        first = [(name, check) for name, check in named if name not in AFTER_REDIS]
+        done = await self.run_checks(first)
+        if self.full:
+            later = [(name, check) for name, check in named if name in AFTER_REDIS]
+            if any(r.error for (name, _c), r in zip(first, done, strict=True) if name == "redis"):
+                # The broker is that Redis: a ping would wait on kombu's reconnections (6 s).
+                done += [_skipped(name) for name, _check in later]
+            else:
+                done += await self.run_checks(later)
+            first += later
         results = [
             HealthCheckResult(check=Named(name), error=_masked(r.error), time_taken=r.time_taken)
-            for (name, _check), r in zip(named, done, strict=True)
+            for (name, _check), r in zip(first, done, strict=True)
         ]
         with _lock:
             _results[key] = (time.monotonic(), results)
         return results
+
+    async def run_checks(self, named: list[tuple[str, object]]) -> list[HealthCheckResult]:
+        self.checks = [check for _name, check in named]
+        return list(
+            await asyncio.gather(
+                *(check.get_result(None) for check in HealthCheckView.get_checks(self))
+            )
+        )
+
+
+# Checks that need the broker (Redis): not run while Redis itself is down.
+AFTER_REDIS = {"celery"}
+
+
+def _skipped(name: str) -> HealthCheckResult:
+    error = ServiceUnavailable("not checked: Redis (the broker) is unavailable")
+    return HealthCheckResult(check=Named(name), error=error, time_taken=0.0)
 
 
 class MonitorHealthView(CachedHealthView):

@@ -79,3 +79,17 @@ def test_the_liveness_check_stays_public(client):
     response = client.get("/health/?format=json")
     assert response.status_code == 200
     assert json.loads(response.content) == {"database": "OK", "cache": "OK"}
+
+
+def test_with_redis_down_the_full_check_answers_at_once(client):
+    """The broker is that Redis: the workers' ping is not waited for (it took 6 s)."""
+    import time
+
+    started = time.monotonic()
+    body = json.loads(client.get("/health/full/?format=json", **MONITOR).content)
+    assert time.monotonic() - started < 0.9
+    assert (
+        body["redis"].startswith("Unavailable: ")
+        and "Unavailable: Unavailable" not in body["redis"]
+    )
+    assert "not checked" in body["celery"]
