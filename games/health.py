@@ -1,12 +1,13 @@
 """Health checks (django-health-check): ``/health/`` for a load balancer, public; ``/health/full/``
 for a monitor, with its token.
 
-``/health/``: the database and the cache (Redis in production) answer. A web process is worth
-traffic when these do, whatever the workers are doing.
-``/health/full/``: also Redis itself (the channel layer and the broker), a Celery worker answers a
-ping (its heartbeat), and beat's every-minute deadline scan ran recently: the scan task writes
-when it ran (``mark_scan``), so a stale mark with a worker answering means beat is down (and a
-computer turn whose task was lost, a reminder, a timeout would wait for ever).
+``/health/``: the database answers. A web process is worth traffic when it does, whatever Redis
+and the workers are doing: the cache degrades to a miss without Redis (config.cache), and a
+check that failed with Redis would take every web process out of the load balancer at once.
+``/health/full/``: also the cache, Redis itself (the channel layer and the broker), a Celery
+worker answers a ping (its heartbeat), and beat's every-minute deadline scan ran recently: the
+scan task writes when it ran (``mark_scan``), so a stale mark with a worker answering means beat
+is down (and a computer turn whose task was lost, a reminder, a timeout would wait for ever).
 
 Each answers 200 when every check passes and 500 otherwise; ``?format=json`` for machines.
 
@@ -62,13 +63,10 @@ class BeatRan(HealthCheck):
 
 def checks(*, full: bool) -> list[tuple[str, object]]:
     """The checks of one endpoint, each with the name it is reported under."""
-    basic: list[tuple[str, object]] = [
-        ("database", "health_check.checks.Database"),
-        ("cache", "health_check.checks.Cache"),
-    ]
+    basic: list[tuple[str, object]] = [("database", "health_check.checks.Database")]
     if not full:
         return basic
-    named = list(basic)
+    named = [*basic, ("cache", "health_check.checks.Cache")]
     if settings.REDIS_URL:  # the channel layer and the broker live there too
         factory = _redis_factory(settings.REDIS_URL)
         named.append(("redis", ("health_check.contrib.redis.Redis", {"client_factory": factory})))
