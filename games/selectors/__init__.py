@@ -161,8 +161,9 @@ def game_by_public_id(public_id: str) -> Game | None:
 
 
 def invitations(user) -> list[Game]:
-    """Games not started yet where ``user`` holds an invitation: the lobby's notices."""
-    return list(
+    """Games not started yet where ``user`` holds an invitation: the lobby's notices (not those
+    from a player ``user`` blocked: a block is silent, seating.visible_invitations)."""
+    games = list(
         Game.objects.filter(
             status=Game.Status.OPEN, seats__user=user, seats__kind=Seat.Kind.INVITED
         )
@@ -170,6 +171,7 @@ def invitations(user) -> list[Game]:
         .prefetch_related("seats__user")
         .order_by("-created_at")
     )
+    return seating.visible_invitations(user, games)
 
 
 WATCH_LISTED = 20

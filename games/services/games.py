@@ -11,7 +11,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Block
 from games import engine, jobs
 from games.live import nudges
 from games.models import Game, Seat
@@ -149,12 +148,10 @@ def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
             raise GameError(_("there is no player called %(name)r") % {"name": spec.username})
         if invitee == creator:
             raise GameError(_("you already have a seat"))
-        if Block.objects.filter(blocker=creator, blocked=invitee).exists():
-            raise GameError(
-                _("you have blocked %(name)s: unblock them to invite them") % {"name": invitee}
-            )
-        if Block.objects.filter(blocker=invitee, blocked=creator).exists():
-            raise GameError(_("%(name)s does not take invitations from you") % {"name": invitee})
+        # Only the creator's own block is said; an invitee's block is silent (the invitation is
+        # made and silenced: _invitations_sent, selectors.invitations).
+        if refusal := seating.invitation_refusal(creator, invitee):
+            raise GameError(refusal)
         seat.user = invitee
     elif spec.kind == Seat.Kind.AI:
         if spec.level not in Seat.Level.values:
@@ -169,7 +166,8 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
     the invitation too (selectors.invitations), with Accept and Decline."""
     game_id, public_id = game.pk, game.public_id
     title = nudges.invited_title(game.created_by)
-    for user_id in user_ids:
+    silenced = seating.silenced(game.created_by, user_ids)  # they blocked the creator: no word
+    for user_id in [u for u in user_ids if u not in silenced]:
         transaction.on_commit(
             lambda u=user_id: jobs.queue("send_invite_email", game_id, u), robust=True
         )
