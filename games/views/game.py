@@ -30,10 +30,11 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince, timeuntil
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors, services
-from games.models import Game, Seat
+from games.models import Action, Game, Seat
 from games.presenters import game as presenter
 from games.translations import rule_message
 
@@ -54,6 +55,9 @@ class BadInput(services.GameError):
     """The request itself could not be read (not a refusal by the rules)."""
 
 
+# Never from the browser's cache: Back would show the position of the first load, whose form
+# carries a key already spent (issue #26). The page's script resyncs a page restored whole.
+@never_cache
 @require_safe
 def game_page(request, public_id):
     token = request.GET.get("token", "")
@@ -61,6 +65,7 @@ def game_page(request, public_id):
     return _respond(request, game, seat, request.GET, page=True)
 
 
+@never_cache
 @require_safe
 def panel(request, public_id):
     token = request.GET.get("token", "")
@@ -78,13 +83,22 @@ def act(request, public_id):
     game, seat = selectors.game_for_viewer(public_id, request.user)
     try:
         action, ply = parse_action(request.POST)
-        services.action_submit(
+        done = services.action_submit(
             game=game,
             user=request.user,
             action=action,
             expected_ply=ply,
             key=request.POST.get("key", ""),
         )
+        if done.duplicate and not _same_action(game, done.ply, action):
+            # The key came back with another move: a page shown again from the browser's cache
+            # (Back, a sleeping tab) still carries the key its first move used. Answering it as
+            # a retry would drop this click without a word: it was sent from an old position.
+            game.refresh_from_db()
+            raise services.StalePly(
+                _("the game has moved on (you saw move %(seen)s, it is at %(ply)s)")
+                % {"seen": ply, "ply": game.ply}
+            )
     except services.GameError as exc:
         game.refresh_from_db()
         return _respond(
@@ -95,6 +109,14 @@ def act(request, public_id):
     game.refresh_from_db()
     game.seat_rows = None  # a move may change the seats (a takeover ends): read them again
     return _respond(request, game, seat, {})
+
+
+def _same_action(game: Game, ply: int, action: dict) -> bool:
+    """Whether the move recorded at ``ply`` is ``action`` (a retry of the same request)."""
+    # TODO(selectors): belongs in games/selectors.py (read rule), or better in
+    # services.action_submit, which could compare the payload under its lock.
+    recorded = Action.objects.filter(game=game, ply=ply).values_list("payload", flat=True)
+    return recorded.first() == action
 
 
 def refusal(exc: services.GameError) -> str:
