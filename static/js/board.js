@@ -176,7 +176,9 @@ function setUp(game) {
   }
 
   // -- the decision: tray, ghost, keys ------------------------------------------------------
-  const status = html("p", { class: "board-status", role: "status", "aria-live": "polite" }, root);
+  // Said next to the decision (in the phone's bottom sheet too), else under the board.
+  const statusBox = game.querySelector("[data-tray-slot]") || root;
+  const status = html("p", { class: "board-status", role: "status", "aria-live": "polite" }, statusBox);
   board.setAttribute("tabindex", "0");
   board.setAttribute("role", "application");
   board.setAttribute("aria-roledescription", "board");
@@ -598,10 +600,34 @@ function refocus(game) {
   if (target) target.focus({ preventScroll: true });
 }
 
+// On a phone the decision is a sheet fixed at the bottom of the screen (play.css): it takes the
+// room under the board (and its legend), never the board, and the page's end makes room for it
+// so that what lies under it can still be scrolled to.
+function fitSheet() {
+  const game = document.getElementById("game");
+  const sheet = game && game.querySelector(".decision-sheet");
+  const page = document.querySelector(".play-page");
+  if (!sheet || !page) {
+    if (page) page.style.paddingBottom = "";
+    return;
+  }
+  if (getComputedStyle(sheet).position !== "fixed") {
+    sheet.style.maxHeight = page.style.paddingBottom = "";
+    return;
+  }
+  const above = game.querySelector("[data-board-root]") || game.querySelector(".game-main");
+  const bottom = above.getBoundingClientRect().bottom + window.scrollY;
+  const room = Math.max(window.innerHeight - bottom, window.innerHeight * 0.3);
+  sheet.style.maxHeight = `${Math.floor(room)}px`;
+  page.style.paddingBottom = `${sheet.offsetHeight}px`;
+}
+window.addEventListener("resize", fitSheet);
+
 function start(node, swapped) {
   const game = node.id === "game" ? node : node.querySelector && node.querySelector("#game");
   if (!game) return;
   setUp(game);
+  fitSheet();
   if (swapped) refocus(game);
 }
 
