@@ -24,7 +24,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SIZES = {"desktop": (1280, 900), "phone": (360, 740)}
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-RUN = """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+RUN = """tags => axe.run(document, {
+    runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
   .then(r => r.violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' :: ' + n.failureSummary)})))"""
