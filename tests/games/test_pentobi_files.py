@@ -80,9 +80,13 @@ def test_a_bad_pentobi_file_is_refused_with_the_rule(client, alice):
     assert "R3.1" in response.content.decode()
 
 
-def test_corners_pentobi_cannot_show_are_refused_with_the_reason(client, alice, bob):
+def test_corners_no_turn_of_the_board_matches_are_saved_with_a_setup_root(client, alice, bob):
+    """Issue #26: once refused (409 in plain text), now written with the setup round in the
+    root node (games/engine/blksgf.py), and read back to the same game."""
     game = finished_classic(alice, bob, seed=2, corners=("a20", "t1", "t20", "a1"))
     client.force_login(bob)
     response = client.get(reverse("game_blksgf", args=[game.public_id]))
-    assert response.status_code == 409
-    assert "cannot be saved for Pentobi" in response.content.decode()
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "A1[a20]A2[t1]A3[t20]A4[a1]PL[1]" in text
+    assert blksgf.parse(text)["actions"] == [a.payload for a in game.actions.order_by("ply")]
