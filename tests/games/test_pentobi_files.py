@@ -3,43 +3,14 @@ upload reads one back as a replay (games/views/pentobi.py, games/forms.py)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import engine, services
 from games.engine import blksgf
-from games.models import Game, Seat
-from games.services import SeatSpec
+from tests.support.classic import finished_classic
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_classic(alice, bob, seed: int, corners=("a20", "t20", "t1", "a1")) -> Game:
-    game = services.game_create(
-        creator=alice,
-        mode="classic",
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
-    rng = random.Random(seed)
-    users = {0: alice, 1: bob}
-    corners = iter(corners)  # default: Pentobi's corners, in turn order (R3.1)
-    while True:
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return game
-        state = services.game_state(game)
-        if state.step == "setup":
-            action = {"place": next(corners)}
-        else:
-            action = rng.choice(engine.legal_actions(state))
-        services.action_submit(
-            game=game, user=users[state.controller()], action=action, expected_ply=game.ply
-        )
 
 
 def test_a_finished_classic_game_downloads_for_pentobi_and_uploads_back(client, alice, bob):

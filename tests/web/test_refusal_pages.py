@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.models import Game
-from tests.games.test_pentobi_files import finished_classic
+from tests.support.classic import finished_classic
 from tests.support.pages import client_for, page_url
 
 pytestmark = pytest.mark.django_db
