@@ -65,6 +65,19 @@ def last_squares(view: dict, earlier_events) -> set[str]:
 _COLOUR_OF = dict(zip(LETTERS, COLOURS, strict=True))
 
 
+def colour_letter(colour: str) -> str:
+    """The letter a square or swatch of ``colour`` carries, in the active language: the initial
+    of the colour's name there, told apart from the others (Swedish gul and grön are Gu and Gr,
+    Finnish keltainen is K, Japanese 黄). The engine's B/Y/R/G stay in records and the CSS."""
+    letters = {
+        "blue": pgettext("colour letter", "B"),
+        "yellow": pgettext("colour letter", "Y"),
+        "red": pgettext("colour letter", "R"),
+        "green": pgettext("colour letter", "G"),
+    }
+    return letters.get(colour, "")
+
+
 def board_html(view: dict, last: set[str], decision: dict) -> str:
     """The table board's rows, 20 down to 1: each cell with its colour, letter, the last move and
     what the panel marks; a target cell holds its control (a submit button or a selection link).
@@ -79,7 +92,7 @@ def board_html(view: dict, last: set[str], decision: dict) -> str:
         for x, letter in enumerate(line):
             square = f"{COLUMNS[x]}{number}"
             colour = _COLOUR_OF.get(letter, "")
-            letter = letter if colour else ""
+            letter = colour_letter(colour) if colour else ""
             target = targets.get(square)
             mark = marks.get(square, "")
             if target is None:
@@ -256,6 +269,7 @@ def _placing_text() -> dict:
         "hintMouse": _("Move it over the board and click; a right click turns it."),
         "hintTouch": _("Tap the board to put it there, then tap again to place it."),
         "colours": {c: colour_name(c) for c in COLOURS},
+        "letters": {c: colour_letter(c) for c in COLOURS},
         "noTime": _("no time"),
         "days": _("{d} d {h} h"),
         "hours": _("{h} h {m} min"),

@@ -11,7 +11,11 @@ const L = 9; // room for the row numbers on the left
 const T = 1;
 const NS = "http://www.w3.org/2000/svg";
 const COLOUR = { B: "blue", Y: "yellow", R: "red", G: "green" };
-const LETTER = { blue: "B", yellow: "Y", red: "R", green: "G" };
+// A colour's letter on its squares, in the page's language (Swedish gul and grön: Gu, Gr).
+const letterOf = (colour) => {
+  t("");
+  return (words.letters && words.letters[colour]) || colour.charAt(0).toUpperCase();
+};
 const PLACE_STEPS = ["setup", "place", "place_second"];
 let memory = null; // the selection, kept when the same decision is drawn again (a refusal)
 let lastPointer = "mouse";
@@ -131,7 +135,7 @@ function setUp(game) {
     const [x, y] = parse(sq);
     const mark = data.marks[sq] || "";
     svg("rect", { x: px(x), y: py(y), width: S, height: S, class: `sq ${colourAt[sq]} ${mark}`, "data-sq": sq }, board);
-    svg("text", { x: px(x) + S / 2, y: py(y) + 6.8, class: `letter ${colourAt[sq]}` }, board).textContent = LETTER[colourAt[sq]];
+    svg("text", { x: px(x) + S / 2, y: py(y) + 6.8, class: `letter ${colourAt[sq]}` }, board).textContent = letterOf(colourAt[sq]);
   }
   for (const sq in data.marks) {
     const [x, y] = parse(sq);
