@@ -109,3 +109,25 @@ def test_a_move_made_before_the_socket_opened_is_shown(site, browser, duel, alic
     page.wait_for_selector("#game[data-live]")
     shows(page, 1)
     context.close()
+
+
+def test_a_move_from_an_outdated_position_says_the_game_moved_on(
+    site, browser, duel, alice, monkeypatch, screenshots
+):
+    """The page missed a move (no nudge reached it): placing a piece from it is not dropped in
+    silence, the player reads that the game moved on and sees the position now."""
+    url = f"{site.url}/games/{duel.public_id}/"
+    context, page = page_for(browser, site, alice, url)
+    page.wait_for_selector(".tray-piece")
+    time.sleep(0.3)
+    quietly(monkeypatch)
+    ply = site.call(play_one, duel.pk)  # alice's own setup, from another tab say
+    page.locator(".tray-piece[data-piece='1']").click()
+    page.locator(".tray-tools button.primary").click()  # puts it down
+    page.locator(".tray-tools button.primary").click()  # sends it
+    message = page.locator("#game .game-message.error")
+    message.wait_for(timeout=5000)
+    assert "the game has moved on (you saw move 0, it is at 1)" in message.inner_text()
+    shows(page, ply)
+    page.screenshot(path=str(screenshots / "stale-move-refused-1280.png"))
+    context.close()
