@@ -282,10 +282,12 @@ function setUp(game) {
     board.dataset.ghost = squares(ghostCells());
     board.dataset.fits = ok ? "yes" : "no";
     if (say !== false) {
-      let next = t("nextClick");
+      // A finger is told of taps (a tap always puts the ghost down first), a mouse of clicks.
+      const touch = lastPointer !== "mouse";
+      let next = touch ? t("hintTouch") : t("nextClick");
       if (armed) {
-        next = lastPointer === "mouse" ? t("nextConfirm") : t("nextTap");
-      } else if (confirming()) {
+        next = touch ? t("nextTap") : t("nextConfirm");
+      } else if (confirming() && !touch) {
         next = t("nextPut");
       }
       status.textContent = ok ? `${t("fits", { piece: piece.name, square: here })} ${next}`

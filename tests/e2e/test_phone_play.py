@@ -100,6 +100,12 @@ def test_a_shuffle_game_on_a_phone_never_scrolls_to_the_board_a_card_or_a_piece(
             page.locator(".tray-piece:not([aria-disabled])").last.tap()
             not_scrolled_and_board_clear(page)
             assert page.locator(".board-svg").get_attribute("data-fits") == "yes"
+            # Turned four times: back as it was, and every word on the way speaks of taps.
+            for _ in range(4):
+                page.locator(".tray-tools button", has_text="Rotate").tap()
+                said = page.locator(".board-status").inner_text()
+                assert not any(w in said for w in ("Click", "click", "Enter")), said
+            not_scrolled_and_board_clear(page)
             if not shots["picked"]:
                 page.screenshot(path=str(screenshots / "phone-picked-360.png"))
                 shots["picked"] = True
