@@ -160,7 +160,8 @@ function setUp(game) {
   const legend = html("p", { class: "board-legend" }, root);
   if (data.toMove && data.anchors.length) {
     html("span", { class: `key-anchor ${data.toMove}`, "aria-hidden": "true" }, legend, "◆");
-    legend.append(` ${t("anchorLegend", { colour: cap(data.toMoveName || data.toMove) })} · `);
+    legend.append(` ${t("anchorLegend", { colour: cap(data.toMoveName || data.toMove) })}`);
+    if (data.last.length) legend.append(" · ");
   }
   if (data.last.length) {
     html("span", { class: "key-last", "aria-hidden": "true" }, legend, "▢");

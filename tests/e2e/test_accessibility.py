@@ -68,7 +68,15 @@ def test_the_main_pages_have_no_serious_accessibility_violation(
 ):
     playing, over = site.call(games, alice, bob)
     width, height = SIZES[size]
-    visitor_pages = ["/", "/help/", "/leaderboard/", "/accounts/login/", "/accounts/signup/"]
+    visitor_pages = [
+        "/",
+        "/help/",
+        "/leaderboard/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/games/no-such-game/",  # the 404 page
+        f"/games/{playing.public_id}/record.json",  # the 403 page: a visitor, a game in play
+    ]
     player_pages = [
         "/",
         f"/games/{playing.public_id}/",
@@ -89,6 +97,8 @@ def test_the_main_pages_have_no_serious_accessibility_violation(
         for path in paths:
             page.goto(site.url + path)
             page.wait_for_load_state("networkidle")
+            slug = path.strip("/").replace("/", "-").replace(".", "-") or "lobby"
+            page.screenshot(path=str(screenshots / f"a11y-{who}-{slug}-{width}.png"))
             if items := violations(page):
                 found[f"{who} {path} {width}"] = items
         context.close()

@@ -91,6 +91,8 @@ def test_a_shuffle_game_on_a_phone_never_scrolls_to_the_board_a_card_or_a_piece(
             text = page.locator("#game .controls .step").inner_text()
             assert "Tap" in text and "right click" not in text and "Enter" not in text
             if not shots["tray"]:
+                legend = page.locator(".board-legend").inner_text().strip()
+                assert not legend.endswith("·"), legend  # nothing after it at the first move
                 page.screenshot(path=str(screenshots / "phone-tray-360.png"))
                 shots["tray"] = True
             on_screen(page, "#game .tray")
