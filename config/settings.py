@@ -106,7 +106,22 @@ def parse_database_url(url: str, *, base_dir: Path = BASE_DIR) -> dict:
         if not path:
             raise ImproperlyConfigured(f"DATABASE_URL={url!r}: write sqlite:///path/to/file.")
         name = path if path == ":memory:" or path.startswith("/") else str(base_dir / path)
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": name}
+        if name == ":memory:":
+            return {"ENGINE": "django.db.backends.sqlite3", "NAME": name}
+        # Concurrent writers (`make run`: two copies of a move, the worker thread, a chat post),
+        # as Django 5.1+ supports them: BEGIN IMMEDIATE takes the write lock when a transaction
+        # starts, so a second writer waits (busy timeout, seconds) for it instead of failing
+        # with "database is locked" when its read turns into a write; WAL lets readers go on
+        # while one writes.
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": name,
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
     if parts.scheme in {"postgres", "postgresql"}:
         name = unquote(parts.path.lstrip("/"))
         if not name:

@@ -26,7 +26,7 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
         .first()
     )
     if game is None:
-        raise Http404("no such game")
+        raise Http404(_("no such game"))
     # All the seats in one query (2-4 rows): the viewer's seat, the invitation check and the
     # names at the table (seat_labels) all come from it.
     seats = list(game.seats.all())  # prefetched with their users: one query
@@ -47,7 +47,7 @@ def game_to_move(public_id: str) -> Game:
     and reads the row itself). Who may move is the write path's check, not a read."""
     game = Game.objects.only("pk", "public_id").filter(public_id=public_id).first()
     if game is None:
-        raise Http404("no such game")
+        raise Http404(_("no such game"))
     return game
 
 
@@ -110,7 +110,7 @@ def table_facts(game: Game, seat: Seat | None, user, token: str = "") -> TableFa
 
 def _require_public(game: Game, token: str) -> None:
     if game.visibility != Game.Visibility.PUBLIC and token != game.invite_token:
-        raise Http404("no such game")
+        raise Http404(_("no such game"))
 
 
 def game_view(game: Game, seat: Seat | None) -> dict | None:

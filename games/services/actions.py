@@ -100,9 +100,17 @@ def submit(
     with transaction.atomic():
         game = locked(game)
         if key:
-            done = Action.objects.filter(game=game, key=key).first()
+            done = Action.objects.filter(game=game, key=key).only("ply", "payload").first()
+            if done is not None and done.payload == action:
+                return SubmitResult(ply=done.ply, duplicate=True)  # a retry: the same answer
             if done is not None:
-                return SubmitResult(ply=done.ply, duplicate=True)
+                # The key came back with another move: a page shown again from the browser's
+                # cache (Back, a sleeping tab) still carries the key its first move used.
+                # Answering it as a retry would drop this click without a word.
+                raise StalePly(
+                    _("the game has moved on (you saw move %(seen)s, it is at %(ply)s)")
+                    % {"seen": expected_ply, "ply": game.ply}
+                )
         if game.status != Game.Status.ACTIVE:
             raise Conflict(_("this game is not in play"))
         if expected_ply != game.ply:

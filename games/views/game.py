@@ -30,6 +30,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince, timeuntil
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors, services
@@ -54,6 +55,9 @@ class BadInput(services.GameError):
     """The request itself could not be read (not a refusal by the rules)."""
 
 
+# Never from the browser's cache: Back would show the position of the first load, whose form
+# carries a key already spent (issue #26). The page's script resyncs a page restored whole.
+@never_cache
 @require_safe
 def game_page(request, public_id):
     token = request.GET.get("token", "")
@@ -61,6 +65,7 @@ def game_page(request, public_id):
     return _respond(request, game, seat, request.GET, page=True)
 
 
+@never_cache
 @require_safe
 def panel(request, public_id):
     token = request.GET.get("token", "")

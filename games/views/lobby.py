@@ -28,11 +28,19 @@ def home(request):
     if request.user.is_authenticated:
         your_turn = selectors.my_games(request.user)["your_turn"][:YOUR_TURN_ON_HOME]
         invitations = selectors.invitations(request.user)
+    watch = list(selectors.watchable_games())
     context = {
         "invitations": invitations,
         "open_rows": [_lobby_row(game, request.user) for game in games],
         "your_turn": your_turn,
-        "watch": list(selectors.watchable_games()),
+        "watch": watch,
+        # Games in play the viewer has a seat in: "Open", not "Watch" (seats come prefetched).
+        "mine": {
+            game.public_id
+            for game in watch
+            if request.user.is_authenticated
+            and any(s.user_id == request.user.pk for s in game.seats.all())
+        },
     }
     return render(request, "home.html", context)
 

@@ -139,6 +139,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "games.admin": {"games.models", "games.services", "games.selectors"},
     "games.urls": {"games.views"},
+    "games.templatetags": {"games.presenters", "games.translations"},
     "games.apps": {"games.jobs", "games.metrics"},
 }
 # Arrows allowed only to one exact module of a layer (not to the rest of it).
