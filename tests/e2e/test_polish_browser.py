@@ -98,6 +98,7 @@ def test_the_header_gets_replay_and_the_record_when_the_game_starts(site, browse
 def test_the_profile_and_the_new_game_form_fit_a_phone(site, browser, alice, bob, screenshots):
     def finished_games():
         from django.contrib.auth import get_user_model
+        from django.db import transaction
 
         from games.services import ratings
         from tests.support.tables import finished
@@ -107,7 +108,8 @@ def test_the_profile_and_the_new_game_form_fit_a_phone(site, browser, alice, bob
         bob.save()
         for _ in range(3):
             game = finished(duel(alice, bob))
-            ratings.record_results(game, game.current_state())
+            with transaction.atomic():  # as in the write path: rows locked (PostgreSQL)
+                ratings.record_results(game, game.current_state())
         assert get_user_model().objects.count() == 2
 
     site.call(finished_games)
