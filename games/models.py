@@ -39,7 +39,16 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+# The columns of a game that no list shows: the engine's state (kilobytes a game: the board,
+# hands and piles) and the deck recipe. Lists read the rest (issue #25).
+UNLISTED = ("state", "deck_recipe")
+
+
 class GameQuerySet(models.QuerySet):
+    def listed(self):
+        """The games without the columns no list shows."""
+        return self.defer(*UNLISTED)
+
     def for_user(self, user):
         return self.filter(seats__user=user).distinct()
 
@@ -50,6 +59,14 @@ class GameQuerySet(models.QuerySet):
             visibility=Game.Visibility.PUBLIC,
             seats__kind=Seat.Kind.OPEN,
         ).distinct()
+
+
+class SeatQuerySet(models.QuerySet):
+    def unsettled(self):
+        """Seats whose game has no result yet: open, in play or cancelled (a finished game's
+        places are written in the transaction that finishes it). Spelled out in every query
+        that reads a player's current games, so that PostgreSQL picks seat_unsettled_idx."""
+        return self.filter(final_place__isnull=True)
 
 
 class Game(models.Model):
@@ -217,8 +234,24 @@ class Seat(models.Model):
     final_place = models.PositiveSmallIntegerField(null=True, blank=True)
     final_score = models.IntegerField(null=True, blank=True)
 
+    objects = SeatQuerySet.as_manager()
+
     class Meta:
         ordering = ["index"]
+        indexes = [
+            # A player's history, newest game first, read a page at a time from a cursor (My
+            # games' finished games, the profile's recent games): a backward range scan that
+            # stops after a page, whatever the number of games (issue #25).
+            models.Index(fields=["user", "game"], name="seat_history_idx"),
+            # A player's games without a result yet (open, in play, cancelled): the lobby's
+            # "your turn", My games' first sections and the invitations, without reading the
+            # finished games (SeatQuerySet.unsettled puts the condition in each query).
+            models.Index(
+                fields=["user", "game"],
+                condition=Q(final_place__isnull=True),
+                name="seat_unsettled_idx",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             # One seat per person per game.

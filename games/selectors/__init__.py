@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, Prefetch, Q
+from django.db.models import Avg, Count, Exists, F, OuterRef, Prefetch, Q, prefetch_related_objects
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games import engine
-from games.models import Action, Game, Seat
+from games.models import UNLISTED, Action, Game, Seat
 from games.selectors import clock, seating
 
 
@@ -112,37 +112,131 @@ def game_view(game: Game, seat: Seat | None) -> dict | None:
     return engine.view(state, seat.index if seat is not None else None)
 
 
-def my_games(user) -> dict[str, list[Game]]:
-    """The viewer's games: their turn first, then waiting for others, then open, then finished."""
-    games = list(
-        Game.objects.for_user(user).select_related("created_by").prefetch_related("seats__user")
+# -- lists -----------------------------------------------------------------------------------
+
+# The seats that let their user see a private game (game_for_viewer's rule): a player's own
+# seat (the computer playing it or not) and an invitation not yet answered.
+SEEING_KINDS = (Seat.Kind.HUMAN, Seat.Kind.INVITED)
+
+
+def visible_to(viewer, *, via: str = "") -> Q:
+    """game_for_viewer's rule as a filter, for every list that names a game (issue #24, G4): a
+    public game, or a private one where ``viewer`` is seated or invited; staff see every game.
+    (The invite link is not part of it: a list has no token.) ``via`` is the path to the game
+    from the rows filtered (``"game"`` for seats or rating changes); the seat lookup is one
+    probe of the seat_unique_user index per row."""
+    if viewer is not None and viewer.is_authenticated and viewer.is_staff:
+        return Q()
+    prefix = f"{via}__" if via else ""
+    public = Q(**{f"{prefix}visibility": Game.Visibility.PUBLIC})
+    if viewer is None or not viewer.is_authenticated:
+        return public
+    seated = Seat.objects.filter(
+        game_id=OuterRef(f"{via}_id" if via else "pk"), user=viewer, kind__in=SEEING_KINDS
     )
-    mine = {s.game_id: s.index for g in games for s in g.seats.all() if s.user_id == user.pk}
-    groups: dict[str, list[Game]] = {"your_turn": [], "waiting": [], "open": [], "finished": []}
-    for game in games:
-        seats = list(game.seats.all())
-        own = next((s for s in seats if s.user_id == user.pk), None)
-        game.my_place = own.final_place if own is not None else None
-        game.invited = own is not None and own.kind == Seat.Kind.INVITED
-        game.winners = [s.label for s in seats if s.final_place == 1]
-        game.when = game.finished_at or game.started_at or game.created_at
-        game.when_label = (
-            pgettext("game", "Finished")
-            if game.finished_at
-            else pgettext("game", "Started")
-            if game.started_at
-            else pgettext("game", "Created")
-        )
+    return public | Exists(seated)
+
+
+# The sections of My games before the finished games (a player's current games are few; the
+# bound keeps a page bounded all the same) and the finished games shown per page.
+CURRENT_LISTED = 100
+HISTORY_PAGE = 25
+
+
+@dataclass
+class MyGames:
+    """One page of My games: the player's turn first, then waiting for others, then not
+    started yet (on the first page only), then a page of finished and cancelled games, newest
+    first; ``older``: the cursor of the next page ("" on the last)."""
+
+    your_turn: list[Game]
+    waiting: list[Game]
+    open: list[Game]
+    finished: list[Game]
+    older: str = ""
+    first_page: bool = True
+
+
+def my_games(user, *, before: str = "") -> MyGames:
+    """A page of the viewer's games, read from the seat indexes (issue #25): the current games
+    through seat_unsettled_idx, the history a page at a time by keyset (the games before the
+    game ``before`` names by its public id, newest first) through seat_history_idx: the cost of
+    a page does not grow with the history. No game's state is read. A cursor that names no game
+    of the player's gives the first page."""
+    mine = Seat.objects.filter(user=user)
+    cursor = None
+    if before:
+        cursor = mine.filter(game__public_id=before).values_list("game_id", flat=True).first()
+    history = mine.filter(game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
+    if cursor is not None:
+        history = history.filter(game_id__lt=cursor)
+    rows = list(_listed_seats(history.order_by("-game_id"))[: HISTORY_PAGE + 1])
+    page = MyGames([], [], [], [], first_page=cursor is None)
+    if len(rows) > HISTORY_PAGE:
+        rows = rows[:HISTORY_PAGE]
+        page.older = rows[-1].game.public_id
+    current_rows = []
+    if page.first_page:
+        current = mine.unsettled().filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        current_rows = list(_listed_seats(current.order_by("-game_id"))[:CURRENT_LISTED])
+    _prefetch_seats([s.game for s in current_rows + rows])
+    for seat in current_rows + rows:
+        _describe(seat)
+    for seat in current_rows:
+        game = seat.game
         if game.status == Game.Status.ACTIVE:
-            key = "your_turn" if game.to_move_seat == mine.get(game.pk) else "waiting"
-            groups[key].append(game)
-        elif game.status == Game.Status.OPEN:
-            groups["open"].append(game)
+            deciding = seat.kind == Seat.Kind.HUMAN and game.to_move_seat == seat.index
+            (page.your_turn if deciding else page.waiting).append(game)
         else:
-            groups["finished"].append(game)
-    groups["your_turn"].sort(key=lambda g: g.turn_started_at or g.created_at)
-    groups["finished"].sort(key=lambda g: g.when, reverse=True)
-    return groups
+            page.open.append(game)
+    page.your_turn.sort(key=lambda g: g.turn_started_at or g.created_at)
+    page.finished = [s.game for s in rows]
+    return page
+
+
+def your_turn(user, *, limit: int) -> list[Game]:
+    """The games waiting for ``user``'s decision, the longest waiting first: the lobby's list,
+    one query through seat_unsettled_idx (the player's finished games are never read)."""
+    return list(
+        Game.objects.listed()
+        .filter(
+            status=Game.Status.ACTIVE,
+            seats__user=user,
+            seats__kind=Seat.Kind.HUMAN,
+            seats__final_place__isnull=True,  # seat_unsettled_idx: see SeatQuerySet.unsettled
+            to_move_seat=F("seats__index"),
+        )
+        .order_by("turn_started_at", "pk")[:limit]
+    )
+
+
+def _listed_seats(seats):
+    """The seats with their games (no state) and the games' creators, in one query."""
+    return seats.select_related("game", "game__created_by").defer(
+        *(f"game__{name}" for name in UNLISTED)
+    )
+
+
+def _prefetch_seats(games: list[Game]) -> None:
+    """Every game's seats with their players, in one query for the whole list."""
+    prefetch_related_objects(games, Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
+def _describe(seat: Seat) -> None:
+    """What a list row says about the game from its player's seat: their place, whether they
+    are invited, the winners, and the date that matters (finished, started or created)."""
+    game = seat.game
+    game.my_place = seat.final_place
+    game.invited = seat.kind == Seat.Kind.INVITED
+    game.winners = [s.label for s in game.seats.all() if s.final_place == 1]
+    game.when = game.finished_at or game.started_at or game.created_at
+    game.when_label = (
+        pgettext("game", "Finished")
+        if game.finished_at
+        else pgettext("game", "Started")
+        if game.started_at
+        else pgettext("game", "Created")
+    )
 
 
 def game_by_public_id(public_id: str) -> Game | None:
@@ -152,15 +246,21 @@ def game_by_public_id(public_id: str) -> Game | None:
 
 
 def invitations(user) -> list[Game]:
-    """Games not started yet where ``user`` holds an invitation: the lobby's notices."""
-    return list(
-        Game.objects.filter(
-            status=Game.Status.OPEN, seats__user=user, seats__kind=Seat.Kind.INVITED
+    """Games not started yet where ``user`` holds an invitation: the lobby's notices (one query
+    through seat_unsettled_idx, and one for their seats)."""
+    games = list(
+        Game.objects.listed()
+        .filter(
+            status=Game.Status.OPEN,
+            seats__user=user,
+            seats__kind=Seat.Kind.INVITED,
+            seats__final_place__isnull=True,  # seat_unsettled_idx
         )
         .select_related("created_by")
-        .prefetch_related("seats__user")
-        .order_by("-created_at")
+        .order_by("-created_at")[:CURRENT_LISTED]
     )
+    _prefetch_seats(games)
+    return games
 
 
 WATCH_LISTED = 20
@@ -169,18 +269,23 @@ WATCH_LISTED = 20
 def watchable_games():
     """Public games in play, the most recently moved first: the lobby's "watch" list."""
     return (
-        Game.objects.filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
+        Game.objects.listed()
+        .filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
         .order_by("-turn_started_at")
-        .prefetch_related("seats__user")[:WATCH_LISTED]
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))[
+            :WATCH_LISTED
+        ]
     )
 
 
 def open_games(user=None):
     """Games taking players, without those where someone seated has blocked ``user``."""
-    games = Game.objects.open_to_join()
+    games = Game.objects.open_to_join().listed()
     if user is not None and user.is_authenticated:
         games = games.exclude(seats__user__blocks_made__blocked=user)
-    return games.select_related("created_by").prefetch_related("seats__user")
+    return games.select_related("created_by").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
 
 
 def seat_snapshot(game: Game, seat: Seat | None) -> dict | None:
@@ -287,15 +392,21 @@ def player_stats(user) -> PlayerStats:
 RECENT_GAMES = 10
 
 
-def recent_results(user, limit: int = RECENT_GAMES) -> list[dict]:
-    """The player's last finished games, newest first: when, mode, the others at the table,
-    their place and score (written once at the end, never re-scored here)."""
-    seats = (
-        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED, final_place__isnull=False)
-        .select_related("game")
-        .prefetch_related("game__seats__user")
-        .order_by("-game__finished_at", "-game__pk")[:limit]
+def recent_results(user, viewer, limit: int = RECENT_GAMES) -> list[dict]:
+    """The player's last finished games that ``viewer`` may see (visible_to), newest first:
+    when, mode, the others at the table, their place and score (written once at the end, never
+    re-scored here). Read backwards through seat_history_idx, a page's worth whatever the
+    history; no game's state."""
+    seats = list(
+        _listed_seats(
+            Seat.objects.filter(
+                user=user, game__status=Game.Status.FINISHED, final_place__isnull=False
+            )
+            .filter(visible_to(viewer, via="game"))
+            .order_by("-game_id")
+        )[:limit]
     )
+    _prefetch_seats([seat.game for seat in seats])
     out = []
     for seat in seats:
         game = seat.game
