@@ -149,6 +149,13 @@ class Game(models.Model):
             # The deadline scan (games.jobs.deadlines): active games whose turn started before a
             # cut-off (now − move_seconds for overdue turns, now − reminder_hours for reminders).
             models.Index(fields=["status", "turn_started_at"], name="game_turn_clock_idx"),
+            # The games finished since a time: what a profile's counts add to the sums they
+            # keep (selectors.player_stats).
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(status="finished"),
+                name="game_finished_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -178,8 +178,7 @@ def player_ratings(user, viewer=None) -> list[dict]:
         if row is None:
             continue
         changes = list(
-            RatingChange.objects.filter(user=user, mode=mode)
-            .filter(visible_to(viewer, via="game"))
+            visible_to(RatingChange.objects.filter(user=user, mode=mode), viewer, via="game")
             .order_by("-created_at", "-pk")
             .values_list("before", "after")[:CHART_GAMES]
         )[::-1]

@@ -175,7 +175,7 @@ def test_the_list_rule_is_the_game_pages_rule(alice, bob, carol, dave):
     Seat.objects.filter(game=taken_over, user=carol).update(ai_takeover=True)
     games.append(taken_over)
     for reader in (alice, bob, carol, dave, None):
-        listed = set(Game.objects.filter(selectors.visible_to(reader)).values_list("pk", flat=True))
+        listed = set(selectors.visible_to(Game.objects.all(), reader).values_list("pk", flat=True))
         for game in games:
             assert (game.pk in listed) == may_open(game, reader), (reader, game.visibility)
 
@@ -251,3 +251,39 @@ def test_no_list_page_reads_a_games_state(alice, bob, duel):
             assert client.get(url).status_code == 200
         reads = [q["sql"] for q in captured if '"games_game"."state"' in q["sql"]]
         assert reads == [], url
+
+
+# -- the profile's counts, kept in the cache (issue #25) ------------------------------------
+
+
+def finish_now(games, *, ago=timedelta(0)):
+    Game.objects.filter(pk__in=[g.pk for g in games]).update(finished_at=datetime.now(UTC) - ago)
+
+
+def test_the_profiles_counts_add_the_games_finished_since_the_last_count(alice, bob):
+    from django.core.cache import cache
+
+    finish_now(finished_games([alice, bob], 3), ago=timedelta(days=2))
+    first = selectors.player_stats(alice)
+    finish_now(finished_games([alice, bob], 2))  # finished just now
+    # finished a minute before the last count, its transaction committed after it
+    finish_now(finished_games([alice, bob], 1), ago=timedelta(minutes=1))
+    second = selectors.player_stats(alice)
+    third = selectors.player_stats(alice)
+    cache.clear()
+    counted_afresh = selectors.player_stats(alice)
+
+    assert (first.played, second.played) == (3, 6)
+    assert second == third == counted_afresh  # nothing counted twice
+    assert (second.won, second.average_score) == (4, 4.0)  # places 1 2 1, 1 2, 1: scores 3/6
+
+
+def test_the_profiles_counts_do_not_read_the_games_counted_before(alice, bob):
+    """A later count reads the games finished since the last one, not the whole history: a
+    game written as finished long before the last count is not seen (the write path never
+    does that; this shows what a count reads)."""
+    selectors.player_stats(alice)
+    finish_now(finished_games([alice, bob], 2), ago=timedelta(days=1))
+
+    assert selectors.player_stats(alice).played == 0
+    assert selectors.player_stats(bob).played == 2  # bob's first count reads everything
