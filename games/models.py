@@ -258,6 +258,14 @@ class Seat(models.Model):
                 condition=Q(final_place__isnull=True),
                 name="seat_unsettled_idx",
             ),
+            # A player's results, for the first count of their profile's sums (read from the
+            # index alone; later counts add the games finished since: selectors.player_stats).
+            models.Index(
+                fields=["user"],
+                include=["kind", "final_place", "final_score"],
+                condition=Q(final_place__isnull=False),
+                name="seat_results_idx",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),

@@ -386,45 +386,49 @@ def player_stats(user) -> PlayerStats:
     The sums are kept in the cache with the time they were counted to: a view counts only the
     player's games finished since (through game_finished_idx), so that a profile costs the same
     after 10 games or 100,000 (issue #25); a missing entry (a first view, an emptied cache)
-    counts everything once. A game finished just before the last count might have committed
-    after it: the count looks STATS_MARGIN further back and skips the games it counted then.
+    counts everything once, from seat_results_idx alone. A game finished just before the last
+    count might have committed after it: the count looks STATS_MARGIN further back and skips
+    the games it counted then.
     """
     key = f"player-stats:{user.pk}:{user.date_joined.timestamp():.6f}"
-    known = cache.get(key) or {"cut": None, "recent": {}, "played": 0, "won": 0, "total": 0}
-    sums = {k: known[k] for k in ("played", "won", "scored", "total") if k in known}
-    sums.setdefault("scored", 0)
+    known = cache.get(key)
     cut = timezone.now() - STATS_MARGIN
-    settled = Seat.objects.filter(
-        user=user,
-        kind=Seat.Kind.HUMAN,
-        game__status=Game.Status.FINISHED,
-        final_place__isnull=False,
-    )
-    if known["cut"] is not None:
-        settled = settled.filter(game__finished_at__gt=known["cut"])
-    # Two disjoint parts: the games finished after the new cut, one by one (remembered, so that
-    # the next count skips them), and the sums of those before it.
-    recent = {g: when for g, when in known["recent"].items() if when > cut}
-    for game_id, when, place, score in settled.filter(game__finished_at__gt=cut).values_list(
+    # A seat has a place once its game has finished (record_results, in the transaction that
+    # finishes it; a finished game is never aborted).
+    settled = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN, final_place__isnull=False)
+    finished = Game.objects.filter(status=Game.Status.FINISHED)  # game_finished_idx
+    if known is None:
+        # The first count: the sums of the games finished before the cut from seat_results_idx
+        # alone, then the games finished since, one by one as later counts read them.
+        since = cut
+        recent_ids = finished.filter(finished_at__gt=cut).values("pk")
+        totals = settled.exclude(game_id__in=recent_ids).aggregate(
+            played=Count("pk"),
+            # a shared first place is a win for each of its players
+            won=Count("pk", filter=Q(final_place=1)),
+            scored=Count("final_score"),
+            total=Sum("final_score"),
+        )
+        sums = {name: value or 0 for name, value in totals.items()}
+        counted = {}
+    else:
+        since = known["cut"]
+        sums = {name: known[name] for name in ("played", "won", "scored", "total")}
+        counted = known["recent"]
+    recent = {game_id: when for game_id, when in counted.items() if when > cut}
+    window = settled.filter(game__in=finished.filter(finished_at__gt=since))
+    for game_id, when, place, score in window.values_list(
         "game_id", "game__finished_at", "final_place", "final_score"
     ):
-        if game_id in known["recent"]:
+        if game_id in counted:
             continue
-        recent[game_id] = when
         sums["played"] += 1
-        sums["won"] += place == 1  # a shared first place is a win for each of its players
+        sums["won"] += place == 1
         if score is not None:
             sums["scored"] += 1
             sums["total"] += score
-    earlier = settled.exclude(game__finished_at__gt=cut).exclude(game_id__in=known["recent"])
-    delta = earlier.aggregate(
-        played=Count("pk"),
-        won=Count("pk", filter=Q(final_place=1)),
-        scored=Count("final_score"),
-        total=Sum("final_score"),
-    )
-    for name, value in delta.items():
-        sums[name] += value or 0
+        if when > cut:
+            recent[game_id] = when  # the next count skips it
     cache.set(key, {**sums, "cut": cut, "recent": recent}, timeout=None)
     average = sums["total"] / sums["scored"] if sums["scored"] else None
     return PlayerStats(
