@@ -175,30 +175,36 @@ def my_games(user, *, before: str = "") -> MyGames:
     cursor = None
     if before:
         cursor = mine.filter(game__public_id=before).values_list("game_id", flat=True).first()
-    history = mine.filter(game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
-    if cursor is not None:
-        history = history.filter(game_id__lt=cursor)
-    rows = list(_listed_seats(history.order_by("-game_id"))[: HISTORY_PAGE + 1])
+    history = Game.objects.listed().select_related("created_by")
+    history = history.filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
+    if cursor is None:
+        history = history.filter(seats__user=user)
+    else:
+        # The cursor on both sides of the join (one filter: the same seat), so that PostgreSQL
+        # starts both index reads at it (on one side only it read the games from the newest).
+        history = history.filter(seats__user=user, seats__game_id__lt=cursor, pk__lt=cursor)
+    finished = list(history.order_by("-pk")[: HISTORY_PAGE + 1])
     page = MyGames([], [], [], [], first_page=cursor is None)
-    if len(rows) > HISTORY_PAGE:
-        rows = rows[:HISTORY_PAGE]
-        page.older = rows[-1].game.public_id
-    current_rows = []
+    if len(finished) > HISTORY_PAGE:
+        finished = finished[:HISTORY_PAGE]
+        page.older = finished[-1].public_id
+    current = []
     if page.first_page:
-        current = mine.unsettled().filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        current_rows = list(_listed_seats(current.order_by("-game_id"))[:CURRENT_LISTED])
-    _prefetch_seats([s.game for s in current_rows + rows])
-    for seat in current_rows + rows:
-        _describe(seat)
-    for seat in current_rows:
-        game = seat.game
+        seats = mine.unsettled().filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        current = [s.game for s in _listed_seats(seats.order_by("-game_id"))[:CURRENT_LISTED]]
+    _prefetch_seats(current + finished)
+    for game in current + finished:
+        _describe(game, user)
+    for game in current:
         if game.status == Game.Status.ACTIVE:
-            deciding = seat.kind == Seat.Kind.HUMAN and game.to_move_seat == seat.index
+            deciding = (
+                game.my_seat.kind == Seat.Kind.HUMAN and game.to_move_seat == game.my_seat.index
+            )
             (page.your_turn if deciding else page.waiting).append(game)
         else:
             page.open.append(game)
     page.your_turn.sort(key=lambda g: g.turn_started_at or g.created_at)
-    page.finished = [s.game for s in rows]
+    page.finished = finished
     return page
 
 
@@ -230,13 +236,15 @@ def _prefetch_seats(games: list[Game]) -> None:
     prefetch_related_objects(games, Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
 
-def _describe(seat: Seat) -> None:
-    """What a list row says about the game from its player's seat: their place, whether they
-    are invited, the winners, and the date that matters (finished, started or created)."""
-    game = seat.game
-    game.my_place = seat.final_place
-    game.invited = seat.kind == Seat.Kind.INVITED
-    game.winners = [s.label for s in game.seats.all() if s.final_place == 1]
+def _describe(game: Game, user) -> None:
+    """What a list row says about the game from ``user``'s seat (among the prefetched seats):
+    their place, whether they are invited, the winners, and the date that matters (finished,
+    started or created)."""
+    seats = list(game.seats.all())
+    game.my_seat = next(s for s in seats if s.user_id == user.pk)
+    game.my_place = game.my_seat.final_place
+    game.invited = game.my_seat.kind == Seat.Kind.INVITED
+    game.winners = [s.label for s in seats if s.final_place == 1]
     game.when = game.finished_at or game.started_at or game.created_at
     game.when_label = (
         pgettext("game", "Finished")
