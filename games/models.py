@@ -229,6 +229,7 @@ class Seat(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        db_index=False,  # seat_history_idx (user, game) serves every look-up by user
     )
     ai_level = models.CharField(max_length=10, choices=Level.choices, blank=True)
     # A seat handed to the AI keeps its user (for history) and plays at this level from now on.
