@@ -10,15 +10,16 @@ ten private), against 200 opponents who have ratings, plus the player's current 
 waiting for them, two for others, one not started, one invitation). At 100,000 games that is
 1.1 million actions. ANALYZE and VACUUM as a production database would have had.
 
-Then times, in this process, through the Django test client (the whole middleware stack,
-sessions and templates) with production settings (DEBUG off, PostgreSQL through the pool,
-Redis cache if REDIS_URL is set): My games' first page, a later page (the cursor half-way
-down the history), the lobby, the profile (read by a stranger: the visibility filter applies)
-and by its player, the leaderboard, and the rating graph (``ratings.player_ratings``, the
-profile's charts, alone). Wall time per request (server time: the queries' round trips
-included), median and p95 of ``--repeat`` runs after 3 warm-up runs, and in brackets the median
-CPU time of this process (the Python side: less moved by the machine's load than the wall
-time); the queries per request and the response size. Prints a Markdown table.
+Then times, in this process, through Django's WSGI handler (what gunicorn's sync workers
+call: the whole middleware stack, sessions, templates, a pooled connection per request) with
+production settings (DEBUG off, PostgreSQL through the pool, Redis cache if REDIS_URL is set):
+My games' first page, a later page (the cursor half-way down the history), the lobby, the
+profile read by a stranger (the visibility filter applies) and by its player, the
+leaderboard, and the rating graph (``ratings.player_ratings``, the profile's charts, alone).
+Wall time per request (server time: the queries' round trips included): median, p95 and best
+of ``--repeat`` runs after 3 warm-up runs; in brackets the median CPU time of this process (the
+Python side: less moved by the machine's load than the wall time); the queries per request
+and the response size. Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -287,13 +288,35 @@ def current_games(player, opponents, state_json) -> None:
 
 
 def time_pages(players: dict[int, str], repeat: int) -> list[dict]:
+    """Each page through Django's WSGI handler (what gunicorn's sync workers call: the whole
+    middleware stack, a pooled connection per request), in this process, with a signed-in
+    session cookie; the queries are counted in one more run (counting slows a run down)."""
+    from django.core.handlers.wsgi import WSGIHandler
     from django.db import connection
-    from django.test import Client
+    from django.test import Client, RequestFactory
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
     from games.models import Seat
     from games.services import ratings
+
+    handler, factory = WSGIHandler(), RequestFactory()
+
+    def session(user) -> str:
+        client = Client()
+        client.force_login(user)
+        return client.cookies["sessionid"].value
+
+    def get(path: str, cookie: str) -> bytes:
+        environ = factory.get(path, HTTP_COOKIE=f"sessionid={cookie}").environ
+        status = []
+        result = handler(environ, lambda code, headers, exc_info=None: status.append(code))
+        try:
+            body = b"".join(result)
+        finally:
+            result.close()  # as the server does: request_finished, the connection back to the pool
+        assert status[0].startswith("200"), (path, status)
+        return body
 
     stranger = User.objects.get(username="opp199")
     # (the code before issue #24's G4 took no reader: bench/RESULTS.md's "before" column)
@@ -301,9 +324,7 @@ def time_pages(players: dict[int, str], repeat: int) -> list[dict]:
     rows = []
     for size, name in players.items():
         player = User.objects.get(username=name)
-        mine, other = Client(), Client()
-        mine.force_login(player)
-        other.force_login(stranger)
+        mine, other = session(player), session(stranger)
         history = Seat.objects.filter(user=player, game__status="finished").order_by("-game_id")
         half = history.values_list("game__public_id", flat=True)[size // 2]
         pages = [
@@ -313,37 +334,35 @@ def time_pages(players: dict[int, str], repeat: int) -> list[dict]:
             ("profile (read by a stranger)", other, f"/players/{name}/"),
             ("profile (read by its player)", mine, f"/players/{name}/"),
             ("leaderboard", mine, "/leaderboard/?mode=classic"),
-            (
-                "rating graph (player_ratings)",
-                None,
-                lambda player=player: ratings.player_ratings(player, *viewer),
-            ),
+            ("rating graph (player_ratings)", None, player),
         ]
-        for label, client, target in pages:
-            times, cpu, size_bytes, queries = [], [], 0, 0
-            for run in range(repeat + 3):
-                with CaptureQueriesContext(connection) as captured:
-                    started, cpu_started = time.perf_counter(), time.process_time()
-                    if client is None:
-                        target()
-                    else:
-                        response = client.get(target)
-                        assert response.status_code == 200, (label, response.status_code)
-                        size_bytes = len(response.content)
-                    elapsed = (time.perf_counter() - started) * 1000
-                    cpu_ms = (time.process_time() - cpu_started) * 1000
-                if run >= 3:
-                    times.append(elapsed)
-                    cpu.append(cpu_ms)
-                queries = len(captured)
+        for label, cookie, target in pages:
+
+            def run(cookie=cookie, target=target) -> int:
+                if cookie is None:
+                    ratings.player_ratings(target, *viewer)
+                    return 0
+                return len(get(target, cookie))
+
+            for _ in range(3):
+                size_bytes = run()
+            times, cpu = [], []
+            for _ in range(repeat):
+                started, cpu_started = time.perf_counter(), time.process_time()
+                run()
+                times.append((time.perf_counter() - started) * 1000)
+                cpu.append((time.process_time() - cpu_started) * 1000)
+            with CaptureQueriesContext(connection) as captured:
+                run()
             rows.append(
                 {
                     "size": size,
                     "page": label,
                     "median": statistics.median(times),
                     "p95": sorted(times)[max(0, int(len(times) * 0.95) - 1)],
+                    "min": min(times),
                     "cpu": statistics.median(cpu),
-                    "queries": queries,
+                    "queries": len(captured),
                     "bytes": size_bytes,
                 }
             )
@@ -364,7 +383,9 @@ def report(rows: list[dict], sizes: list[int], load: str) -> str:
         queries = set()
         for size in sizes:
             row = next(r for r in rows if r["page"] == page and r["size"] == size)
-            cells.append(f"{row['median']:.1f} / {row['p95']:.1f} ms ({row['cpu']:.1f})")
+            cells.append(
+                f"{row['median']:.1f} / {row['p95']:.1f} / {row['min']:.1f} ms ({row['cpu']:.1f})"
+            )
             queries.add(str(row["queries"]))
         lines.append(f"| {page} | " + " | ".join(cells) + f" | {' / '.join(sorted(queries))} |")
     lines.append("")
