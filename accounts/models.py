@@ -52,8 +52,8 @@ class User(AbstractUser):
     display_name = models.CharField(max_length=150, blank=True)
     # name_key(username) and name_key(display_name), kept by save(): what the uniqueness check
     # compares, with an index each.
-    username_key = models.CharField(max_length=150, blank=True, db_index=True, editable=False)
-    display_key = models.CharField(max_length=150, blank=True, db_index=True, editable=False)
+    username_key = models.CharField(max_length=255, blank=True, db_index=True, editable=False)
+    display_key = models.CharField(max_length=255, blank=True, db_index=True, editable=False)
     # One of settings.LANGUAGES for the pages and the emails; blank: the pages follow the browser
     # (or the footer's switcher) and the emails are in English.
     language = models.CharField(

@@ -1,17 +1,20 @@
 """Vacation: a player stops every move clock they have running, within a yearly allowance.
 
-``settings.VACATION_DAYS_PER_YEAR`` days (14 unless set) per calendar year (UTC), counted in
-whole days started: a vacation asked for N days takes N days of the allowance, and one ended
-early gives back the whole days not used. While a player is away their turns wait: the move
-deadline of a turn moves on by the time the turn spent in their vacations (``paused``), so no
-computer plays for them and nothing counts towards the seat's takeover; reminders wait too.
-Opponents see "on vacation until ..." next to the player's name.
+``settings.VACATION_DAYS_PER_YEAR`` days (14 unless set) in any 365 days, counted in whole days
+started: a vacation asked for N days takes N days of the allowance, and one ended early gives back
+the whole days not used. (A calendar year let a player take 14 days up to 1 January and 14 more
+from it, 28 in a row; now the days taken in the 365 days before a start count.)
+
+While a player is away their turns wait: the move deadline of a turn moves on by the time the
+turn spent in their vacations (``paused``), so no computer plays for them and nothing counts
+towards the seat's takeover; reminders wait too. Opponents see "on vacation until ..." next to
+the player's name.
 """
 
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -27,9 +30,7 @@ class VacationError(ValueError):
     """A refused request, with a message for the player."""
 
 
-def _year_span(now: datetime) -> tuple[datetime, datetime]:
-    start = datetime(now.astimezone(UTC).year, 1, 1, tzinfo=UTC)
-    return start, start.replace(year=start.year + 1)
+YEAR = timedelta(days=365)
 
 
 def _days(span: timedelta) -> int:
@@ -37,12 +38,15 @@ def _days(span: timedelta) -> int:
 
 
 def days_used(user, now: datetime | None = None) -> int:
-    """Vacation days taken (or booked) in ``now``'s calendar year."""
+    """Vacation days taken in the 365 days up to ``now``, or booked after it.
+
+    A vacation of N days started at ``now`` with N <= the days left keeps every 365-day span
+    within the allowance: any span that ends after ``now`` starts after ``now`` - 365 days."""
     now = now or timezone.now()
-    start, end = _year_span(now)
+    start = now - YEAR
     used = timedelta()
-    for v in Vacation.objects.filter(user=user, ends_at__gt=start, starts_at__lt=end):
-        used += min(v.ends_at, end) - max(v.starts_at, start)
+    for v in Vacation.objects.filter(user=user, ends_at__gt=start):
+        used += v.ends_at - max(v.starts_at, start)
     return _days(used)
 
 

@@ -16,6 +16,12 @@ with a stale ply. Meanwhile, at fixed times:
   supervisor would); the tasks it held come back only through the sweep
   (games.jobs.deadlines.sweep).
 
+Websocket handshakes (issue #24, G9): daphne serves ``/ws/`` beside gunicorn, and a prober opens
+a game's websocket every 0.3 s for the whole run, and five in a row right after each Redis fault
+(the first handshakes after a Redis blip meet the channel layer's dead pooled connections). A
+handshake counts as accepted when daphne answers 101; the report counts the others, overall and
+in those bursts.
+
 At the end (after a settling time) it reports: moves answered 2xx and not in the database (lost),
 moves recorded twice, responses 500 or worse, and the longest wait of a computer turn (from the
 action before it to the computer's action), overall and after the worker was killed. Bounded: it
@@ -44,6 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"
 DB = "blokus_faults"
 PORT = 8201
+WS_PORT = 8202
 REDIS_DB = 13
 BIN = Path(sys.executable).parent
 SECRET = secrets.token_urlsafe(50)  # one key for every process: sessions made here must read there
@@ -123,6 +130,10 @@ class Stack:
         self.start("gunicorn", [str(BIN / "gunicorn"), "config.wsgi:application",
                                 "--workers", "2", "--bind", f"127.0.0.1:{PORT}",
                                 "--no-control-socket"])  # fmt: skip
+
+    def daphne(self) -> None:
+        self.start("daphne", [str(BIN / "daphne"), "--bind", "127.0.0.1", "--port", str(WS_PORT),
+                              "--proxy-headers", "config.asgi:application"])  # fmt: skip
 
     def worker(self) -> None:
         self.worker_n += 1
@@ -229,6 +240,52 @@ class Player(threading.Thread):
             time.sleep(self.rng.uniform(0.3, 1.0))
 
 
+class HandshakeProber(threading.Thread):
+    """Opens a game's websocket again and again (the handshake only: the status line tells)."""
+
+    def __init__(self, info: dict, stop: threading.Event):
+        super().__init__(daemon=True)
+        self.info, self.stop = info, stop
+        self.lock = threading.Lock()
+        self.statuses: Counter = Counter()
+        self.bursts: list[dict] = []
+
+    def handshake(self) -> int:
+        """daphne's status for one handshake: 101 accepted, 0 for no answer at all."""
+        import base64
+        import socket
+
+        request = (
+            f"GET /ws/games/{self.info['game']}/ HTTP/1.1\r\n"
+            f"Host: 127.0.0.1:{WS_PORT}\r\nOrigin: http://127.0.0.1:{WS_PORT}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+            f"Cookie: sessionid={self.info['session']}\r\n\r\n"
+        )
+        try:
+            with socket.create_connection(("127.0.0.1", WS_PORT), timeout=10) as conn:
+                conn.sendall(request.encode())
+                line = conn.makefile("rb").readline().decode("latin-1").split()
+            return int(line[1]) if len(line) > 1 and line[1].isdigit() else 0
+        except OSError:
+            return 0
+
+    def record(self, status: int) -> int:
+        with self.lock:
+            self.statuses[status] += 1
+        return status
+
+    def burst(self, fault: str, n: int = 5) -> None:
+        """Right after a Redis fault: the first handshakes meet the dead pooled connections."""
+        statuses = [self.record(self.handshake()) for _ in range(n)]
+        self.bursts.append({"fault": fault, "statuses": statuses})
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            self.record(self.handshake())
+            time.sleep(0.3)
+
+
 def kill_redis_clients() -> int:
     listing = subprocess.run(["redis-cli", "CLIENT", "LIST"], capture_output=True, text=True).stdout
     killed = 0
@@ -270,6 +327,7 @@ def main() -> None:
 
     stack = Stack()
     stack.web()
+    stack.daphne()
     stack.worker()
     stack.beat()
     time.sleep(6)
@@ -278,6 +336,8 @@ def main() -> None:
     players = [Player(info, results, lock, stop) for info in infos]
     for player in players:
         player.start()
+    prober = HandshakeProber(infos[0], stop)
+    prober.start()
     began = time.time()
     total = args.minutes * 60
     faults = []
@@ -290,6 +350,8 @@ def main() -> None:
     for at, name, fault in plan:
         time.sleep(max(0.0, began + at - time.time()))
         faults.append({"fault": name, "at": time.time(), "detail": str(fault())})
+        if "redis" in name:
+            prober.burst(name)
         if name == "worker":
             time.sleep(5)
             stack.worker()
@@ -297,6 +359,7 @@ def main() -> None:
     stop.set()
     for player in players:
         player.join(timeout=30)
+    prober.join(timeout=30)
     time.sleep(args.settle)  # lost computer turns are swept up meanwhile
 
     actions = list(
@@ -348,6 +411,12 @@ def main() -> None:
             round(max(after_kill), 1) if after_kill else None
         ),
         "computer_turns_still_pending_at_end": len(pending),
+        "websocket_handshakes": sum(prober.statuses.values()),
+        "websocket_handshakes_refused": sum(
+            n for status, n in prober.statuses.items() if status != 101
+        ),
+        "websocket_statuses": {str(s): n for s, n in sorted(prober.statuses.items())},
+        "websocket_handshakes_right_after_redis_faults": prober.bursts,
         "faults": [{k: v for k, v in f.items() if k != "at"} for f in faults],
     }  # fmt: skip
     (OUT / "faults.json").write_text(json.dumps(report, indent=2))

@@ -536,6 +536,21 @@ def cmd_run(args: argparse.Namespace) -> None:
             result = load_run(args, env, procs, think, label)
             results["runs"].append(result)
             print(json.dumps(result, indent=1), flush=True)
+        if thinks:
+            # The database floor (issue #25): lock + update + insert transactions/s through
+            # Django with the bots' concurrency, on the same database, right after the runs.
+            print("-- database floor", flush=True)
+            done = sh(
+                [str(BIN / "python"), "bench/load_setup.py", "floor", "--threads", "16"],
+                env,
+                capture_output=True,
+            )
+            results["floor"] = json.loads(done.stdout.strip().splitlines()[-1])
+            for run in results["runs"]:
+                moves = run.get("moves_per_s")
+                if moves is not None:
+                    run["of_floor"] = round(moves / results["floor"]["tx_per_s"], 4)
+            print(json.dumps(results["floor"]), flush=True)
         if args.nudge_moves:
             print("-- nudge test (idle server)", flush=True)
             setup_file = OUT / "load_games_nudge.json"

@@ -6,7 +6,8 @@ game page's JavaScript does (static/js/live.js, board.js).
 A bot holds a websocket on /ws/games/<id>/; when a nudge names a newer ply it GETs the panel
 (HX-Request); when the panel says it decides (it holds the engine's legal placements, the `legal`
 JSON script that board.js reads), it waits its think time, picks a placement at random and POSTs it
-to act with the ply and key the panel gave, as htmx does; the answer is its new panel.
+to act with the ply and key the panel gave, as htmx does; the answer is 204 with the ply reached,
+and the bot then fetches its new panel, as live.js does.
 
 The runner passes the run in the environment: LOAD_SETUP (the games and the players' sessions that
 bench/load_setup.py wrote), LOAD_WS (ws://host:port), LOAD_THINK ("MIN-MAX" seconds), LOAD_WARMUP
@@ -213,14 +214,16 @@ class Bot(FastHttpUser):
             catch_response=True,
         ) as response:
             done = time.time()
-            if response.status_code != 200:
+            if response.status_code != 204:
                 response.failure(f"HTTP {response.status_code}")
                 error(f"POST act: HTTP {response.status_code}")
                 self.panel = self.fetch("GET panel (after an error)") or panel
                 return
-            fresh = parse_panel(response.text)
-        RAW["posted"][f"{self.game}:{fresh.ply}"] = [t, done]
+            # A move answers 204 with the ply it reached (HX-Trigger "game-moved"); the page
+            # then fetches its panel for that ply, as live.js does.
+            ply = json.loads(response.headers["HX-Trigger"])["game-moved"]["ply"]
+        RAW["posted"][f"{self.game}:{ply}"] = [t, done]
         if counted(done):
             RAW["post_ms"].append((done - t) * 1000)
             RAW["moves"] += 1
-        self.panel = fresh
+        self.panel = self.fetch("GET panel (after own move)") or panel

@@ -51,6 +51,7 @@ from django.contrib.auth import (  # noqa: E402
     SESSION_KEY,
     get_user_model,
 )
+from django.utils import timezone  # noqa: E402
 from django.utils.crypto import get_random_string  # noqa: E402
 
 from games import engine, services  # noqa: E402
@@ -140,6 +141,63 @@ def setup(args: argparse.Namespace) -> None:
         f"{2 * (len(out['games']) + len(out['nudge_games']))} users, plies played before the run: "
         f"median {statistics.median(plies) if plies else 0}, max {max(plies, default=0)}; "
         f"{time.perf_counter() - started:.1f} s -> {args.out}"
+    )
+
+
+# -- the database floor ---------------------------------------------------------------------
+
+
+def floor(args: argparse.Namespace) -> None:
+    """What the database allows a move: ``--threads`` threads, each on a game of its own, loop on
+    the write path's database work alone (lock the game row, update it, insert an action, commit)
+    through Django's ORM for ``--seconds``; prints the transactions per second as JSON. The load
+    run's moves/s is read against this figure, measured in the same run on the same database."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from games.models import Action
+
+    games = list(
+        Game.objects.filter(status=Game.Status.ACTIVE).values_list("pk", flat=True)[: args.threads]
+    )
+    if len(games) < args.threads:
+        raise SystemExit(f"floor: {len(games)} active games, {args.threads} threads asked")
+    counts = [0] * args.threads
+    stop_at = time.perf_counter() + args.seconds
+
+    def loop(i: int) -> None:
+        game_id = games[i]
+        try:
+            while time.perf_counter() < stop_at:
+                with transaction.atomic():
+                    game = Game.objects.select_for_update().only("pk", "ply").get(pk=game_id)
+                    ply = game.ply + 1_000_000 + counts[i]  # apart from the game's real plies
+                    Game.objects.filter(pk=game_id).update(turn_started_at=timezone.now())
+                    Action.objects.create(
+                        game_id=game_id, ply=ply, seat=0, payload={}, events=[], key=""
+                    )
+                counts[i] += 1
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=loop, args=(i,)) for i in range(args.threads)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seconds = time.perf_counter() - started
+    Action.objects.filter(ply__gte=1_000_000).delete()
+    print(
+        json.dumps(
+            {
+                "threads": args.threads,
+                "seconds": round(seconds, 2),
+                "transactions": sum(counts),
+                "tx_per_s": round(sum(counts) / seconds, 1),
+            }
+        )
     )
 
 
@@ -425,6 +483,9 @@ def main() -> None:
     p.add_argument("--preplay", type=int, default=16)
     p.add_argument("--seed", type=int, default=2)
     p.add_argument("--cprofile", type=int, default=0, help="print this many cProfile rows")
+    p = sub.add_parser("floor")
+    p.add_argument("--threads", type=int, default=16)
+    p.add_argument("--seconds", type=float, default=10)
     p = sub.add_parser("send-nudges")
     p.add_argument("--game", required=True)
     p.add_argument("--count", type=int, default=200)
@@ -432,7 +493,8 @@ def main() -> None:
     p.add_argument("--persistent-loop", action="store_true")
     p.add_argument("--layer", choices=["core", "pubsub"], default="core")
     args = parser.parse_args()
-    {"setup": setup, "profile": profile, "send-nudges": send_nudges}[args.command](args)
+    commands = {"setup": setup, "profile": profile, "floor": floor, "send-nudges": send_nudges}
+    commands[args.command](args)
     close_pool()
 
 

@@ -88,7 +88,8 @@ class UserLanguageMiddleware:
                 settings.LANGUAGE_COOKIE_NAME,
                 chosen,
                 max_age=settings.LANGUAGE_COOKIE_AGE,
-                samesite="Lax",
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
             )
         return response
 

@@ -106,7 +106,22 @@ def parse_database_url(url: str, *, base_dir: Path = BASE_DIR) -> dict:
         if not path:
             raise ImproperlyConfigured(f"DATABASE_URL={url!r}: write sqlite:///path/to/file.")
         name = path if path == ":memory:" or path.startswith("/") else str(base_dir / path)
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": name}
+        if name == ":memory:":
+            return {"ENGINE": "django.db.backends.sqlite3", "NAME": name}
+        # Concurrent writers (`make run`: two copies of a move, the worker thread, a chat post),
+        # as Django 5.1+ supports them: BEGIN IMMEDIATE takes the write lock when a transaction
+        # starts, so a second writer waits (busy timeout, seconds) for it instead of failing
+        # with "database is locked" when its read turns into a write; WAL lets readers go on
+        # while one writes.
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": name,
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
     if parts.scheme in {"postgres", "postgresql"}:
         name = unquote(parts.path.lstrip("/"))
         if not name:
@@ -180,6 +195,7 @@ MIDDLEWARE = [
     # Right after SecurityMiddleware (HTTPS redirect, HSTS) and before everything else: a static
     # file is answered here without sessions, CSRF or a database query.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "games.metrics.RequestMetricsMiddleware",  # times what reaches Django (/metrics/)
     "config.middleware.RefuseNulMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -232,6 +248,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_SECURE = not DEBUG  # the footer's switcher and config.middleware's ?lang= links
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
@@ -450,7 +468,13 @@ if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must start with http:// or https://.")
 
 
-# Vacation (accounts.vacations): days a player may pause all their move clocks per calendar year.
+# The monitor's endpoints (/health/full/ and /metrics/, games/health.py and games/metrics.py): a
+# request must carry "Authorization: Bearer <MONITOR_TOKEN>"; unset, they answer 404 to everyone.
+# Their results are kept HEALTH_CACHE_SECONDS per process, so a burst of requests checks once.
+MONITOR_TOKEN = env_str("MONITOR_TOKEN", "")
+HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 5, minimum=0)
+
+# Vacation (accounts.vacations): days a player may pause all their move clocks in any 365 days.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
 
 # --- Channels and Celery -----------------------------------------------------------------------
@@ -480,11 +504,26 @@ def redis_channel_layer(url: str) -> dict:
     return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}
 
 
+# Seconds the cache's Redis client waits to connect or for an answer: a Redis that went away
+# costs a page this much, then the cache degrades to a miss (config.cache).
+CACHE_REDIS_TIMEOUT = 0.5
+
+
+def redis_cache(url: str) -> dict:
+    """The cache on the Redis at ``url``, a miss while Redis is unreachable (tests use it too)."""
+    return {
+        "BACKEND": "config.cache.DegradingRedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "socket_connect_timeout": CACHE_REDIS_TIMEOUT,
+            "socket_timeout": CACHE_REDIS_TIMEOUT,
+        },
+    }
+
+
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": redis_cache(REDIS_URL)}
 else:
     # One process only: enough for `make run`, where the web process also runs the worker.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -4,9 +4,9 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
-from health_check.views import HealthCheckView
 
-from games.health import checks
+from games.health import CachedHealthView, MonitorHealthView
+from games.metrics import metrics_view
 
 
 @require_safe
@@ -18,8 +18,9 @@ def favicon(request):
 
 
 urlpatterns = [
-    path("health/", HealthCheckView.as_view(checks=checks(full=False)), name="health"),
-    path("health/full/", HealthCheckView.as_view(checks=checks(full=True)), name="health_full"),
+    path("health/", CachedHealthView.as_view(), name="health"),
+    path("health/full/", MonitorHealthView.as_view(), name="health_full"),
+    path("metrics/", metrics_view, name="metrics"),
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

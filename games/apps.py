@@ -25,4 +25,7 @@ class GamesConfig(AppConfig):
     def ready(self):
         atexit.register(close_connection_pools)
         # Register the Celery tasks: the rest of the app queues them by name (games.jobs).
+        from games import metrics
         from games.jobs import tasks  # noqa: F401
+
+        metrics.connect()  # moves committed, emails sent (/metrics/)

@@ -1,28 +1,45 @@
-"""Health checks (django-health-check): ``/health/`` for a load balancer, ``/health/full/`` for a
-monitor.
+"""Health checks (django-health-check): ``/health/`` for a load balancer, public; ``/health/full/``
+for a monitor, with its token.
 
-``/health/``: the database and the cache (Redis in production) answer. A web process is worth
-traffic when these do, whatever the workers are doing.
-``/health/full/``: also a Celery worker answers a ping (its heartbeat), and beat's every-minute
-deadline scan ran recently: the scan task writes when it ran (``mark_scan``), so a stale mark with
-a worker answering means beat is down (and a computer turn whose task was lost, a reminder, a
-timeout would wait for ever).
+``/health/``: the database answers. A web process is worth traffic when it does, whatever Redis
+and the workers are doing: the cache degrades to a miss without Redis (config.cache), and a
+check that failed with Redis would take every web process out of the load balancer at once.
+``/health/full/``: also the cache, Redis itself (the channel layer and the broker), a Celery
+worker answers a ping (its heartbeat), and beat's every-minute deadline scan ran recently: the
+scan task writes when it ran (``mark_scan``), so a stale mark with a worker answering means beat
+is down (and a computer turn whose task was lost, a reminder, a timeout would wait for ever).
 
 Each answers 200 when every check passes and 500 otherwise; ``?format=json`` for machines.
+
+G2: the full check waits up to a second for the workers' ping, in a web worker that serves pages
+meanwhile, and its reasons may name hosts. So it answers only a request carrying
+``Authorization: Bearer <MONITOR_TOKEN>`` (404 otherwise, and 404 to everyone when no token is
+set), both endpoints keep their results ``HEALTH_CACHE_SECONDS`` per process (a burst of requests
+runs the checks once), and every check is reported under a fixed name ("database", "redis", ...)
+instead of its ``repr`` (which named a client factory's or the Celery app's address), with any
+host:port in a reason masked.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime
+import hmac
+import re
+import threading
 import time
 
+from django.conf import settings
 from django.core.cache import cache
-from health_check.base import HealthCheck
-from health_check.exceptions import ServiceUnavailable
+from django.http import Http404
+from health_check.base import HealthCheck, HealthCheckResult
+from health_check.exceptions import HealthCheckException, ServiceUnavailable
+from health_check.views import HealthCheckView
 
 SCAN_MARK = "health:deadline-scan"
 SCAN_STALE_SECONDS = 180  # three missed runs of the every-minute scan
+CLIENT_TIMEOUT = 1.0  # seconds for the Redis check's own client: a dead Redis fails fast
 
 
 def mark_scan() -> None:
@@ -44,24 +61,145 @@ class BeatRan(HealthCheck):
             raise ServiceUnavailable(f"beat's deadline scan last ran {int(age)} s ago")
 
 
-def checks(*, full: bool) -> list:
-    """The checks of one endpoint (config/urls.py)."""
-    from django.conf import settings
-
-    basic = ["health_check.checks.Database", "health_check.checks.Cache"]
-    if settings.REDIS_URL:  # the channel layer and the broker live there too
-        basic.append(
-            (
-                "health_check.contrib.redis.Redis",
-                {"client_factory": lambda: _redis(settings.REDIS_URL)},
-            )
-        )
+def checks(*, full: bool) -> list[tuple[str, object]]:
+    """The checks of one endpoint, each with the name it is reported under."""
+    basic: list[tuple[str, object]] = [("database", "health_check.checks.Database")]
     if not full:
         return basic
-    return [*basic, "health_check.contrib.celery.Ping", BeatRan]
+    named = [*basic, ("cache", "health_check.checks.Cache")]
+    if settings.REDIS_URL:  # the channel layer and the broker live there too
+        factory = _redis_factory(settings.REDIS_URL)
+        named.append(("redis", ("health_check.contrib.redis.Redis", {"client_factory": factory})))
+    # limit=1: a healthy site answers as soon as one worker pongs, not after the whole second.
+    named.append(("celery", ("health_check.contrib.celery.Ping", {"limit": 1})))
+    named.append(("beat", BeatRan))
+    return named
 
 
-def _redis(url: str):
-    from redis.asyncio import Redis
+def _redis_factory(url: str):
+    def client():
+        from redis.asyncio import Redis
 
-    return Redis.from_url(url)
+        return Redis.from_url(
+            url, socket_connect_timeout=CLIENT_TIMEOUT, socket_timeout=CLIENT_TIMEOUT
+        )
+
+    return client
+
+
+@dataclasses.dataclass(frozen=True)
+class Named:
+    """What a report shows for a check: its fixed name, nothing from its configuration."""
+
+    name: str
+
+    def __repr__(self) -> str:
+        return self.name
+
+    __str__ = __repr__
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return {"check": self.name}
+
+
+class Known:
+    """A result already at hand, for the library's view to format."""
+
+    def __init__(self, result: HealthCheckResult):
+        self.result = result
+
+    async def get_result(self, executor=None) -> HealthCheckResult:
+        return self.result
+
+
+ADDRESS = re.compile(r"(?:[a-z]+://)?[\w.\-\[\]:]*[\w\]]:\d{2,5}(?:/\d+)?", re.IGNORECASE)
+
+
+def _masked(error: HealthCheckException | None) -> HealthCheckException | None:
+    if error is None:
+        return None
+    return type(error)(ADDRESS.sub("<address>", str(error.message)), timestamp=error.timestamp)
+
+
+_results: dict[str, tuple[float, list[HealthCheckResult]]] = {}
+_lock = threading.Lock()
+
+
+class CachedHealthView(HealthCheckView):
+    """The library's view, on results kept ``HEALTH_CACHE_SECONDS`` and reported by name."""
+
+    full = False
+
+    async def get(self, request, *args, **kwargs):
+        self.known = await self.fresh_results()
+        return await super().get(request, *args, **kwargs)
+
+    def get_checks(self):
+        return (Known(result) for result in self.known)
+
+    async def fresh_results(self) -> list[HealthCheckResult]:
+        key = "full" if self.full else "basic"
+        hit = _results.get(key)
+        if hit is not None and time.monotonic() - hit[0] < settings.HEALTH_CACHE_SECONDS:
+            return hit[1]
+        named = checks(full=self.full)
+        first = [(name, check) for name, check in named if name not in AFTER_REDIS]
+        done = await self.run_checks(first)
+        if self.full:
+            later = [(name, check) for name, check in named if name in AFTER_REDIS]
+            if any(r.error for (name, _c), r in zip(first, done, strict=True) if name == "redis"):
+                # The broker is that Redis: a ping would wait on kombu's reconnections (6 s).
+                done += [_skipped(name) for name, _check in later]
+            else:
+                done += await self.run_checks(later)
+            first += later
+        results = [
+            HealthCheckResult(check=Named(name), error=_masked(r.error), time_taken=r.time_taken)
+            for (name, _check), r in zip(first, done, strict=True)
+        ]
+        with _lock:
+            _results[key] = (time.monotonic(), results)
+        return results
+
+    async def run_checks(self, named: list[tuple[str, object]]) -> list[HealthCheckResult]:
+        self.checks = [check for _name, check in named]
+        return list(
+            await asyncio.gather(
+                *(check.get_result(None) for check in HealthCheckView.get_checks(self))
+            )
+        )
+
+
+# Checks that need the broker (Redis): not run while Redis itself is down.
+AFTER_REDIS = {"celery"}
+
+
+def _skipped(name: str) -> HealthCheckResult:
+    error = ServiceUnavailable("not checked: Redis (the broker) is unavailable")
+    return HealthCheckResult(check=Named(name), error=error, time_taken=0.0)
+
+
+class MonitorHealthView(CachedHealthView):
+    """``/health/full/``: only for a request with the monitor's token."""
+
+    full = True
+
+    async def dispatch(self, request, *args, **kwargs):
+        if not monitor_allowed(request):
+            raise Http404
+        return await super().dispatch(request, *args, **kwargs)
+
+
+def monitor_allowed(request) -> bool:
+    """Whether ``request`` carries ``Authorization: Bearer <MONITOR_TOKEN>`` (never without one)."""
+    token = settings.MONITOR_TOKEN
+    sent = request.headers.get("Authorization", "")
+    scheme, _, value = sent.partition(" ")
+    return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(value, token)
+
+
+def forget_results() -> None:
+    """Drop the kept results (tests; a process's results otherwise expire by themselves)."""
+    with _lock:
+        _results.clear()

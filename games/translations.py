@@ -126,6 +126,22 @@ def colour_name(colour: str | None) -> str:
     return str(name) if name is not None else colour
 
 
+# The letter a square or swatch of a colour carries, in the active language: the initial of the
+# colour's name there, told apart from the others (Swedish gul and grön are Gu and Gr, Finnish
+# keltainen is K, Japanese 黄). The engine's B/Y/R/G stay in records and the CSS.
+COLOUR_LETTERS = {
+    "blue": pgettext_lazy("colour letter", "B"),
+    "yellow": pgettext_lazy("colour letter", "Y"),
+    "red": pgettext_lazy("colour letter", "R"),
+    "green": pgettext_lazy("colour letter", "G"),
+}
+
+
+def colour_letter(colour: str | None) -> str:
+    letter = COLOUR_LETTERS.get(colour or "")
+    return str(letter) if letter is not None else ""
+
+
 def colour_names(colours) -> list[str]:
     return [colour_name(c) for c in colours]
 

@@ -63,3 +63,58 @@ def test_without_the_switch_tasks_stay_eager(tmp_path):
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.stdout.strip() == "True", done.stderr[-2000:]
+
+
+# -- issue #26 item 6: `make run PORT=8101` ----------------------------------------------------
+
+
+def test_the_links_in_emails_follow_the_port_served(settings, monkeypatch):
+    from games.jobs import emails
+    from games.management.commands.devserver import follow_the_command_line
+
+    monkeypatch.delenv("SITE_URL", raising=False)
+    settings.SITE_URL = "http://127.0.0.1:8000"
+    follow_the_command_line("127.0.0.1", "8101")
+    assert emails.absolute("/games/x/") == "http://127.0.0.1:8101/games/x/"
+
+
+def test_a_site_url_set_in_the_environment_is_kept(settings, monkeypatch):
+    from games.management.commands.devserver import follow_the_command_line
+
+    monkeypatch.setenv("SITE_URL", "https://play.example.com")
+    settings.SITE_URL = "https://play.example.com"
+    follow_the_command_line("127.0.0.1", "8101")
+    assert settings.SITE_URL == "https://play.example.com"
+
+
+def test_the_console_email_is_readable_with_its_link_on_one_line(settings, monkeypatch, capsys):
+    from django.core import mail
+
+    from games.management.commands.devserver import follow_the_command_line
+
+    monkeypatch.delenv("EMAIL_BACKEND", raising=False)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    follow_the_command_line("127.0.0.1", "8101")
+    link = "http://127.0.0.1:8101/accounts/confirm-email/" + "MjU:1vHq" * 12 + "/"
+    message = mail.EmailMultiAlternatives(
+        "Bekräfta din e-postadress",
+        f"Hej Åsa! Öppna länken för att bekräfta:\n\n{link}\n",
+        to=["asa@example.com"],
+    )
+    message.attach_alternative(f"<p>Hej Åsa! <a href='{link}'>{link}</a></p>", "text/html")
+    message.send()
+    out = capsys.readouterr().out
+    assert "Subject: Bekräfta din e-postadress" in out
+    assert "Hej Åsa!" in out and link in out.splitlines()
+    assert "=C3" not in out and "=\n" not in out  # no quoted-printable
+
+
+def test_the_sign_up_page_says_where_the_email_went_under_make_run(client, settings):
+    settings.DEBUG = True
+    settings.EMAIL_BACKEND = "games.management.commands.devserver.ReadableConsoleBackend"
+    page = client.get("/accounts/confirm-email/").content.decode()
+    assert "printed in the terminal where the server runs" in page
+    assert "spam folder" not in page
+    settings.DEBUG = False
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    assert "spam folder" in client.get("/accounts/confirm-email/").content.decode()

@@ -105,6 +105,7 @@ def grab(response):
         "status": response.status_code,
         "headers": {k.lower(): v for k, v in response.headers.items()},
         "body": body.decode("utf-8", "replace"),
+        "cookies": {name: morsel.OutputString() for name, morsel in response.cookies.items()},
     }
 
 htmx = static("htmx.min.js")
@@ -114,6 +115,10 @@ out = {
     "home": grab(client.get("/", **https)),
     "htmx": grab(client.get(htmx, **https)),
     "htmx_gzip": grab(client.get(htmx, HTTP_ACCEPT_ENCODING="gzip", **https)),
+    "lang_link": grab(Client(HTTP_HOST="example.com").get("/?lang=sv", **https)),
+    "lang_switch": grab(
+        Client(HTTP_HOST="example.com").post("/language/", {"language": "fi", "next": "/"}, **https)
+    ),
 }
 json.dump(out, sys.stdout)
 """
@@ -173,6 +178,14 @@ def test_the_page_holds_no_inline_script(served):
 
     assert "<script>" not in body
     assert body.count("<script") == body.count("<script src=")
+
+
+@pytest.mark.parametrize("how", ["lang_link", "lang_switch"])
+def test_the_language_cookie_is_secure_behind_tls(served, how):
+    """Issue #24: the language cookie went out without Secure on HTTPS, from the ?lang= links
+    (config.middleware) and from the footer's switcher (Django's set_language)."""
+    cookie = served[how]["cookies"]["django_language"].lower()
+    assert "; secure" in cookie and "samesite=lax" in cookie
 
 
 def test_static_files_are_served_by_whitenoise_with_hashed_names(served):

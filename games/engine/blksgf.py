@@ -13,13 +13,18 @@ Decisions written down here (RULES.md and RECORD.md do not cover Pentobi's files
   colour chooses a free corner in the setup round (R3.1). A game is exported under the board
   symmetry (one of the square's eight) that takes every colour's chosen corner to Pentobi's; the
   picture is turned or mirrored, the game is the same. A game whose corners no symmetry matches
-  (blue and yellow diagonally opposite, say) cannot be written for Pentobi: ``ExportError``.
+  (blue and yellow diagonally opposite, say) is written as it was played, with the setup round's
+  pieces as setup properties of the root node (``A1`` ... ``A4``, one piece each, and ``PL`` for
+  the colour to move after them, Pentobi-SGF.md "Setup Properties"): Pentobi then sets up the
+  position instead of checking the corners. Every classic game can be written so.
 - Only classic games: Pentobi knows no cards. A Shuffle game is refused.
 - A three-player game whose shared colour is not green is refused: Pentobi always shares colour 4.
 - Import reads the main line (the first variation at every branch), ignores comments, names and
-  other properties, refuses setup properties (``AB``, ``A1`` ...: a position not reached by
-  moves) and checks every move with the engine, so a file whose moves break a rule, or in which a
-  colour passes while it could still place (R5.3), is refused with the move's number and the rule.
+  other properties, reads the root node's setup round as written above (one piece per colour,
+  checked as the setup placements, R3.1) and refuses any other setup property (``AB``, ``AE``, a
+  setup after the root: a position not reached by moves), and checks every move with the
+  engine, so a file whose moves break a rule, or in which a colour passes while it could still
+  place (R5.3), is refused with the move's number and the rule.
 """
 
 from __future__ import annotations
@@ -100,6 +105,16 @@ def _symmetry(moves: list[tuple[str, str]]):
     )
 
 
+def _setup_round(moves: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The setup round (R3.1): the first placement of each colour, which are the game's first."""
+    setup: list[tuple[str, str]] = []
+    for colour, squares in moves:
+        if any(colour == done for done, _ in setup):
+            break
+        setup.append((colour, ",".join(_name(*_square(s)) for s in squares.split(","))))
+    return setup
+
+
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
@@ -111,7 +126,11 @@ def export(record: dict, *, names: list[str] | None = None, date: str = "") -> s
     if record.get("mode") == "classic" and players == 3 and shared != "green":
         raise ExportError("Pentobi's three-player game always shares green (colour 4)")
     moves = placements(record)
-    symmetry = _symmetry(moves)
+    try:
+        symmetry, setup = _symmetry(moves), []
+    except ExportError:  # corners no symmetry matches: the setup round in the root node
+        symmetry, setup = (lambda x, y: (x, y)), _setup_round(moves)
+        moves = moves[len(setup) :]
     head = f"(;FF[4]CA[UTF-8]AP[Blokus Shuffle]GM[{VARIANTS[players]}]"
     if names and players == 2:
         head += f"PB[{_escape(names[0])}]PW[{_escape(names[1])}]"
@@ -119,6 +138,9 @@ def export(record: dict, *, names: list[str] | None = None, date: str = "") -> s
         head += "".join(f"P{i}[{_escape(name)}]" for i, name in enumerate(names, start=1))
     if date:
         head += f"DT[{_escape(date)}]"
+    if setup:
+        head += "".join(f"A{COLOUR_NUMBER[colour]}[{squares}]" for colour, squares in setup)
+        head += f"PL[{COLOUR_NUMBER[moves[0][0]] if moves else '1'}]"
     lines = [head]
     for colour, squares in moves:
         mapped = (symmetry(*_square(s)) for s in squares.split(","))
@@ -198,8 +220,9 @@ def parse(text: str | bytes) -> dict:
     record = {"format": FORMAT, "mode": "classic", "players": PLAYERS[variant], "actions": []}
     state = initial_state(record)
     number = 0
-    for node in nodes:
-        if SETUP_PROPERTIES & node.keys():
+    state = _read_setup_round(nodes[0], state, record)
+    for index, node in enumerate(nodes):
+        if SETUP_PROPERTIES & node.keys() and (index or not _is_setup_round(node)):
             raise RecordError("the file sets up a position; only games played move by move load")
         for ident in ("1", "2", "3", "4"):
             for squares in node.get(ident, []):
@@ -218,3 +241,29 @@ def parse(text: str | bytes) -> dict:
                     raise RecordError(f"move {number}: {exc}") from None
                 record["actions"].append({"place": placed})
     return record
+
+
+def _is_setup_round(node: dict[str, list[str]]) -> bool:
+    """A root node whose setup is one piece per colour (A1 ... A4), as export writes it."""
+    found = SETUP_PROPERTIES & node.keys()
+    return found <= {"A1", "A2", "A3", "A4"} and all(len(node[key]) == 1 for key in found)
+
+
+def _read_setup_round(node: dict[str, list[str]], state, record: dict):
+    """Play the root node's setup pieces as the setup round, in turn order (R3.1 checks each)."""
+    if not SETUP_PROPERTIES & node.keys() or not _is_setup_round(node):
+        return state
+    for number in ("1", "2", "3", "4"):
+        if f"A{number}" not in node:
+            continue
+        colour = NUMBER_COLOUR[number]
+        placed = ",".join(_name(*_square(s)) for s in node[f"A{number}"][0].split(","))
+        to_move = view(state, None)["to_move"]
+        if colour != to_move:
+            raise RecordError(f"setup: {colour}'s piece is set up while {to_move} is to place")
+        try:
+            state = apply(state, {"place": placed})
+        except IllegalAction as exc:
+            raise RecordError(f"setup of {colour}: {exc}") from None
+        record["actions"].append({"place": placed})
+    return state

@@ -11,20 +11,28 @@ from __future__ import annotations
 
 import logging
 
+import redis.exceptions
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.http import Http404
 
+from games import metrics
 from games.live import nudges, presence
 from games.selectors import game_for_viewer
 
 logger = logging.getLogger(__name__)
+
+# What a pooled Redis connection that died with its server (a restart, a failover, a dropped
+# link) raises on its next use; redis-py drops that connection from the pool, so one retry runs on
+# a fresh one. Other channel layers (in memory) never raise these.
+REDIS_DROPPED = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
 class KeepaliveConsumer(JsonWebsocketConsumer):
     """Answers the client's pings; subclasses handle their other messages in ``receive_message``."""
 
     group = None
+    socket = "other"  # the label of the open-websockets gauge (games.metrics)
 
     def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
@@ -38,18 +46,28 @@ class KeepaliveConsumer(JsonWebsocketConsumer):
 
     def join(self, group: str) -> None:
         self.group = group
-        async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        try:
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        except REDIS_DROPPED:
+            # G9: the handshake's first Redis call after a Redis drop meets a dead pooled
+            # connection and would answer 500; the retry finds Redis back (or fails for real).
+            logger.warning("channel layer: Redis connection dropped, joining %s again", group)
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         self.accept()
+        metrics.websocket_opened(self.socket)
         logger.info("websocket open: %s", group)
 
     def disconnect(self, code):
         if self.group:
+            metrics.websocket_closed(self.socket)
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
             logger.info("websocket closed: %s (code %s)", self.group, code)
 
 
 class GameConsumer(KeepaliveConsumer):
     """``/ws/games/<id>/``: seated players and, for public games, spectators."""
+
+    socket = "game"
 
     def connect(self):
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
@@ -72,6 +90,8 @@ class GameConsumer(KeepaliveConsumer):
 
 class UserConsumer(KeepaliveConsumer):
     """``/ws/me/``: a signed-in user's own channel (turn notices) and presence."""
+
+    socket = "user"
 
     def connect(self):
         user = self.scope.get("user")

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext, pgettext
 
 from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize
 from games.engine.state import COLOURS, LETTERS
-from games.translations import colour_name
+from games.translations import colour_letter, colour_name
 
 PLACE_STEPS = ("setup", "place", "place_second")
 
@@ -79,7 +79,7 @@ def board_html(view: dict, last: set[str], decision: dict) -> str:
         for x, letter in enumerate(line):
             square = f"{COLUMNS[x]}{number}"
             colour = _COLOUR_OF.get(letter, "")
-            letter = letter if colour else ""
+            letter = colour_letter(colour) if colour else ""
             target = targets.get(square)
             mark = marks.get(square, "")
             if target is None:
@@ -256,6 +256,7 @@ def _placing_text() -> dict:
         "hintMouse": _("Move it over the board and click; a right click turns it."),
         "hintTouch": _("Tap the board to put it there, then tap again to place it."),
         "colours": {c: colour_name(c) for c in COLOURS},
+        "letters": {c: colour_letter(c) for c in COLOURS},
         "noTime": _("no time"),
         "days": _("{d} d {h} h"),
         "hours": _("{h} h {m} min"),

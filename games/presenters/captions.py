@@ -12,17 +12,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine.cards import CARDS
-from games.engine.state import COLOURS, LETTERS
+from games.engine.state import COLOURS
 from games.translations import EVENT_TEXT, card_effect, card_name, colour_name
 
 SCORING_RULE = {
     True: gettext_lazy("Basic scoring: the fewest squares left wins (R8.3)."),
     False: gettext_lazy("Advanced scoring: the highest score wins (R8.4)."),
 }
-
-
-def letter(colour: str | None) -> str:
-    return LETTERS[COLOURS.index(colour)] if colour else ""
 
 
 def card(kind: str) -> dict:

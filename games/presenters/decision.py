@@ -13,8 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games.engine.pieces import ORIENTATIONS, PIECES, normalize
-from games.engine.state import COLOURS, LETTERS
-from games.translations import colour_name
+from games.translations import colour_letter, colour_name
 
 from .board import cells_of, colour_at, piece_of
 from .captions import card, outlook_text
@@ -46,7 +45,7 @@ def decision(view: dict, legal: list[dict], outlooks: list[dict], params, link) 
             {
                 "name": a["declare"],
                 "label": colour_name(a["declare"]),
-                "letter": LETTERS[COLOURS.index(a["declare"])],
+                "letter": colour_letter(a["declare"]),  # in the page's language
                 "action": json.dumps(a),
                 "placements": look.get("placements", 0),
             }

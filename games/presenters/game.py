@@ -12,8 +12,8 @@ from django.utils.translation import ngettext
 
 from games import engine
 from games.engine.pieces import PIECE_SIZE
-from games.engine.state import COLOURS, LETTERS
-from games.translations import colour_name, step_text
+from games.engine.state import COLOURS
+from games.translations import colour_letter, colour_name, step_text
 
 from . import board, log
 from .captions import card, event_text, standings
@@ -128,7 +128,7 @@ def _order(table: dict, name, mine: int | None) -> list[dict]:
         {
             "colour": o["colour"],
             "label": colour_name(o["colour"]),
-            "letter": LETTERS[COLOURS.index(o["colour"])],
+            "letter": colour_letter(o["colour"]),
             "skipped": o["skipped"],
             "player": _("shared colour") if o["seat"] is None else name(o["seat"]),
             "mine": o["seat"] is not None and o["seat"] == mine,
@@ -147,7 +147,7 @@ def _colours(view: dict, table: dict, name) -> list[dict]:
             {
                 "name": colour,
                 "label": colour_name(colour),
-                "letter": LETTERS[c],
+                "letter": colour_letter(COLOURS[c]),
                 "player": _("shared colour") if shared else name(owner_seat),
                 "supply": supply,
                 "remaining": sum(PIECE_SIZE[p] for p in supply),
@@ -264,7 +264,7 @@ def _turn(aborted: bool, view: dict, table: dict, name, mine: int | None) -> dic
     return {
         "colour": colour,
         "label": colour_name(colour),
-        "letter": LETTERS[COLOURS.index(colour)] if colour else "",
+        "letter": colour_letter(colour),
         "player": name(controller) if controller is not None else "",
         "shared": colour is not None and table["colour_seats"][colour] is None,
         "mine": controller is not None and controller == mine,

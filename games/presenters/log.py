@@ -9,8 +9,8 @@ own last turn are marked ``new``: what happened while they were away.
 
 from __future__ import annotations
 
-from games.engine.state import COLOURS, LETTERS
-from games.translations import colour_name
+from games.engine.state import COLOURS
+from games.translations import colour_letter, colour_name
 
 from .captions import event_text
 
@@ -54,7 +54,7 @@ def turns(
                 {
                     "colour": colour,
                     "label": colour_name(colour),
-                    "letter": LETTERS[COLOURS.index(colour)] if colour in COLOURS else "?",
+                    "letter": colour_letter(colour) if colour in COLOURS else "?",
                     "player": colour_labels.get(colour, ""),
                     "lines": [],
                     "first_ply": ply,

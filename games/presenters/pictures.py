@@ -23,7 +23,7 @@ from games import engine
 from games.engine.cards import CARD_KINDS, CARDS, DEFAULT_RECIPE
 from games.engine.pieces import COLUMNS, PIECES, SHAPES, parse_squares, shape_of_mask
 from games.engine.state import COLOURS, LETTERS
-from games.translations import card_effect, card_name, colour_name
+from games.translations import card_effect, card_name, colour_letter, colour_name
 
 from .captions import event_text
 
@@ -258,7 +258,7 @@ def order_svg(before: list[dict], after: list[dict]) -> str:
             discs.append(
                 f'<circle class="c-{colour}" cx="{cx}" cy="{y}" r="13" fill="{FILL[colour]}"/>'
                 f'<text x="{cx}" y="{y + 4.5}" text-anchor="middle" font-weight="700" '
-                f'fill="{ON_FILL[colour]}">{colour[0].upper()}</text>{strike}'
+                f'fill="{ON_FILL[colour]}">{_esc(colour_letter(colour))}</text>{strike}'
             )
         return f'<text x="0" y="{y + 4.5}" fill="{MUTED}">{_esc(title)}</text>{"".join(discs)}'
 

@@ -29,7 +29,7 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
         .first()
     )
     if game is None:
-        raise Http404("no such game")
+        raise Http404(_("no such game"))
     # All the seats in one query (2-4 rows): the viewer's seat, the invitation check and the
     # names at the table (seat_labels) all come from it.
     seats = list(game.seats.all())  # prefetched with their users: one query
@@ -43,6 +43,15 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
     else:
         _require_public(game, token)
     return game, seat
+
+
+def game_to_move(public_id: str) -> Game:
+    """The game a move is sent to, or 404: its id only (one light query; the write path locks
+    and reads the row itself). Who may move is the write path's check, not a read."""
+    game = Game.objects.only("pk", "public_id").filter(public_id=public_id).first()
+    if game is None:
+        raise Http404(_("no such game"))
+    return game
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ def table_facts(game: Game, seat: Seat | None, user, token: str = "") -> TableFa
 
 def _require_public(game: Game, token: str) -> None:
     if game.visibility != Game.Visibility.PUBLIC and token != game.invite_token:
-        raise Http404("no such game")
+        raise Http404(_("no such game"))
 
 
 def game_view(game: Game, seat: Seat | None) -> dict | None:
@@ -262,8 +271,9 @@ def game_by_public_id(public_id: str) -> Game | None:
 
 
 def invitations(user) -> list[Game]:
-    """Games not started yet where ``user`` holds an invitation: the lobby's notices (one query
-    through seat_unsettled_idx, and one for their seats)."""
+    """Games not started yet where ``user`` holds an invitation: the lobby's notices (not those
+    from a player ``user`` blocked: a block is silent, seating.visible_invitations); one query
+    through seat_unsettled_idx, and one for their seats."""
     games = list(
         Game.objects.listed()
         .filter(
@@ -275,6 +285,7 @@ def invitations(user) -> list[Game]:
         .select_related("created_by")
         .order_by("-created_at")[:CURRENT_LISTED]
     )
+    games = seating.visible_invitations(user, games)
     _prefetch_seats(games)
     return games
 

@@ -15,7 +15,7 @@ names below are the package's public surface, so a caller writes ``services.game
 """
 
 from games.services.actions import SubmitResult, action_submit, computer_submit, seat_for
-from games.services.errors import Conflict, GameError, NotAllowed, Refused, StalePly
+from games.services.errors import Conflict, GameError, NotAllowed, Refused, StalePly, TooMany
 from games.services.games import (
     SeatSpec,
     game_create,
@@ -44,6 +44,7 @@ __all__ = [
     "SeatSpec",
     "StalePly",
     "SubmitResult",
+    "TooMany",
     "action_submit",
     "chat_hide",
     "computer_submit",

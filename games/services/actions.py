@@ -23,6 +23,10 @@ from games.services.errors import Conflict, NotAllowed, Refused, StalePly
 User = get_user_model()
 
 
+# The fields of the game row a move changes (the rest is written once, at creation or start).
+CHANGED_BY_A_MOVE = ["ply", "state", "turn_started_at", "to_move_seat", "status", "finished_at"]
+
+
 @dataclass(frozen=True)
 class SubmitResult:
     ply: int
@@ -96,9 +100,17 @@ def submit(
     with transaction.atomic():
         game = locked(game)
         if key:
-            done = Action.objects.filter(game=game, key=key).first()
+            done = Action.objects.filter(game=game, key=key).only("ply", "payload").first()
+            if done is not None and done.payload == action:
+                return SubmitResult(ply=done.ply, duplicate=True)  # a retry: the same answer
             if done is not None:
-                return SubmitResult(ply=done.ply, duplicate=True)
+                # The key came back with another move: a page shown again from the browser's
+                # cache (Back, a sleeping tab) still carries the key its first move used.
+                # Answering it as a retry would drop this click without a word.
+                raise StalePly(
+                    _("the game has moved on (you saw move %(seen)s, it is at %(ply)s)")
+                    % {"seen": expected_ply, "ply": game.ply}
+                )
         if game.status != Game.Status.ACTIVE:
             raise Conflict(_("this game is not in play"))
         if expected_ply != game.ply:
@@ -108,24 +120,25 @@ def submit(
             )
         state = game.current_state()
         controller = state.controller()
-        seat = game.seats.get(index=controller)
+        seats = {s.index: s for s in game.seats.select_related("user")}  # one query for all
+        seat = seats[controller]
         may_play(seat)
         try:
             new = engine.apply(state, action)
         except IllegalAction as exc:
             raise Refused(str(exc)) from None
         try:
-            with transaction.atomic():
-                Action.objects.create(
-                    game=game,
-                    ply=game.ply + 1,
-                    seat=controller,
-                    user=user,
-                    by_ai=by_ai,
-                    payload=action,
-                    events=new.events,
-                    key=key,
-                )
+            # No savepoint: a failed insert ends this transaction through the Conflict raised.
+            Action.objects.create(
+                game=game,
+                ply=game.ply + 1,
+                seat=controller,
+                user=user,
+                by_ai=by_ai,
+                payload=action,
+                events=new.events,
+                key=key,
+            )
         except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
             raise Conflict(_("this move was already recorded")) from None
         game.ply += 1
@@ -137,11 +150,11 @@ def submit(
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
             ratings.record_results(game, new)  # places, scores and ratings: once, here
-        if not by_ai:
+        if not by_ai and seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
-        game.save()
-        after_change(game, new, turn_changed=new.controller() != controller)
+        game.save(update_fields=CHANGED_BY_A_MOVE)
+        after_change(game, new, turn_changed=new.controller() != controller, seats=seats)
     return SubmitResult(ply=game.ply, duplicate=False)
 
 
@@ -158,10 +171,13 @@ def owned_key(key: str, *, user, by_ai: bool) -> str:
     return f"u{user.pk if user is not None else 0}:{key}"
 
 
-def after_change(game: Game, state: State, *, turn_changed: bool = True) -> None:
+def after_change(
+    game: Game, state: State, *, turn_changed: bool = True, seats: dict[int, Seat] | None = None
+) -> None:
     """Side effects of a committed change (STYLE.md habit 6): a nudge to every page watching the
     game, a turn notice to the player who decides next, or the computer's turn. A rolled-back
-    change queues nothing."""
+    change queues nothing. ``seats`` (index -> Seat with its user) spares a query when the
+    caller has read them."""
     game_id, public_id, ply = game.pk, game.public_id, game.ply
     # F3: every side effect is robust: Redis down (the channel layer, the broker) must never turn
     # a committed move into an error. Django logs a failed hook and runs the next; a lost
@@ -170,7 +186,10 @@ def after_change(game: Game, state: State, *, turn_changed: bool = True) -> None
     transaction.on_commit(lambda: nudges.game_changed(public_id, ply), robust=True)
     if state.over:
         return
-    seat = game.seats.select_related("user").get(index=state.controller())
+    if seats is not None:
+        seat = seats[state.controller()]
+    else:
+        seat = game.seats.select_related("user").get(index=state.controller())
     if seat.is_ai:
         transaction.on_commit(lambda: jobs.queue("ai_play", game_id, ply), robust=True)
     elif seat.user_id is not None and turn_changed:

@@ -24,3 +24,10 @@ class StalePly(Conflict):
 
 class Refused(GameError):
     """The engine refused the action; the message names the rule."""
+
+
+class TooMany(GameError):
+    """A per-player limit is reached (games waiting for players, invitations waiting for an
+    answer): try again once one is settled."""
+
+    status = 429

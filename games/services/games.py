@@ -11,15 +11,21 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Block
 from games import engine, jobs
 from games.live import nudges
 from games.models import Game, Seat
 from games.selectors import seating
 from games.services.actions import after_change, locked, seat_for
-from games.services.errors import Conflict, GameError, NotAllowed
+from games.services.errors import Conflict, GameError, NotAllowed, TooMany
 
 User = get_user_model()
+
+# Security G7: nothing stops a script from opening games or inviting one player again and again
+# (each invitation is an email). A player may have this many games waiting for players at once,
+# and one invitee this many invitations from the same player waiting for an answer. Counted in
+# the database, so the limits hold across processes and survive a Redis restart.
+MAX_OPEN_GAMES = 10
+MAX_PENDING_INVITATIONS = 3
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,7 @@ def game_create(
     except ValueError as exc:
         raise GameError(str(exc)) from None
     with transaction.atomic():
+        _check_limits(creator, seats)
         game = Game.objects.create(
             created_by=creator,
             mode=mode,
@@ -99,6 +106,36 @@ def game_create(
     return game
 
 
+def _check_limits(creator, seats: list[SeatSpec]) -> None:
+    """Refuse a new game past the creator's limits (G7), with a message that says which."""
+    waiting = Game.objects.filter(created_by=creator, status=Game.Status.OPEN).count()
+    if waiting >= MAX_OPEN_GAMES:
+        raise TooMany(
+            _(
+                "you already have %(n)d games waiting for players: start or cancel one of them "
+                "before opening another"
+            )
+            % {"n": waiting}
+        )
+    for spec in seats:
+        if spec.kind != Seat.Kind.INVITED:
+            continue
+        pending = Seat.objects.filter(
+            kind=Seat.Kind.INVITED,
+            user__username__iexact=spec.username,
+            game__created_by=creator,
+            game__status=Game.Status.OPEN,
+        ).count()
+        if pending >= MAX_PENDING_INVITATIONS:
+            raise TooMany(
+                _(
+                    "%(name)s already has %(n)d invitations from you waiting for an answer: "
+                    "wait until they answer one"
+                )
+                % {"name": spec.username, "n": pending}
+            )
+
+
 def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
     """Fill one new seat as the creator asked (not saved): theirs, an invitation (to an active
     player who has not blocked them nor been blocked by them), a computer, or an open seat."""
@@ -111,12 +148,10 @@ def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
             raise GameError(_("there is no player called %(name)r") % {"name": spec.username})
         if invitee == creator:
             raise GameError(_("you already have a seat"))
-        if Block.objects.filter(blocker=creator, blocked=invitee).exists():
-            raise GameError(
-                _("you have blocked %(name)s: unblock them to invite them") % {"name": invitee}
-            )
-        if Block.objects.filter(blocker=invitee, blocked=creator).exists():
-            raise GameError(_("%(name)s does not take invitations from you") % {"name": invitee})
+        # Only the creator's own block is said; an invitee's block is silent (the invitation is
+        # made and silenced: _invitations_sent, selectors.invitations).
+        if refusal := seating.invitation_refusal(creator, invitee):
+            raise GameError(refusal)
         seat.user = invitee
     elif spec.kind == Seat.Kind.AI:
         if spec.level not in Seat.Level.values:
@@ -131,7 +166,8 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
     the invitation too (selectors.invitations), with Accept and Decline."""
     game_id, public_id = game.pk, game.public_id
     title = nudges.invited_title(game.created_by)
-    for user_id in user_ids:
+    silenced = seating.silenced(game.created_by, user_ids)  # they blocked the creator: no word
+    for user_id in [u for u in user_ids if u not in silenced]:
         transaction.on_commit(
             lambda u=user_id: jobs.queue("send_invite_email", game_id, u), robust=True
         )

@@ -16,14 +16,25 @@ from the arena's head-to-head results (bench/AI_RESULTS.md) so that openskill pr
 rates measured there, with Casual anchored at a newcomer's 25 (see ``COMPUTER_WIN_RATES``).
 A seat the computer took over after timeouts is still rated as its player's (the player left
 it). Casual (unrated) games and aborted games change nothing.
+
+Farming (G3): winning over and over against a weak computer, or against a second account that
+always loses, raised a player above Expert. So a player is left out of a game's rating (no change,
+no count) when either holds: a computer seat of the game plays at a rating that is not above the
+player's own by more than ``COMPUTER_MARGIN`` (the weakest computer seat counts: at 1420 and
+over, games with a Beginner no longer count), or the player already had ``PAIR_GAMES_PER_DAY``
+rated games with one of the game's other players in the last 24 hours. The others at the table
+are rated as usual, with everyone's places (the help page's Ratings section says so).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import cache
+from itertools import combinations
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.html import escape
 from django.utils.translation import gettext
 from openskill.models import BradleyTerryFull
@@ -39,6 +50,14 @@ COMPUTER_SIGMA = 2.0
 # Beginner, Expert 39 of 40 against Casual. The lower bound keeps a perfect score finite.
 COMPUTER_WIN_RATES = {("casual", "beginner"): 0.954, ("expert", "casual"): 0.871}
 ANCHOR = ("casual", MODEL.mu)  # Casual rates as a newcomer does
+# G3: games against the computer count while the player is below the weakest computer seat's
+# rating plus this many (shown) points: about one Beginner game's gain at that level, so a win
+# over Beginner lifts nobody far past 1419 (a player there still gains from Casual and Expert).
+COMPUTER_MARGIN = 100
+# G3: rated games per pair of players in any 24 hours; more games between them are played but
+# leave both out of the rating.
+PAIR_GAMES_PER_DAY = 3
+PAIR_WINDOW = timedelta(hours=24)
 
 
 def _gap(win_rate: float) -> float:
@@ -108,9 +127,10 @@ def _rate(game: Game, seats: list[Seat]) -> None:
             mu, sigma = computer_mu().get(seat.ai_level, computer_mu()["expert"]), COMPUTER_SIGMA
         teams.append([MODEL.rating(mu=mu, sigma=sigma)])
     rated = MODEL.rate(teams, ranks=[s.final_place for s in seats])
+    left_out = _left_out(game, seats, humans, teams)
     with transaction.atomic():
         for seat, before, (after,) in zip(seats, teams, rated, strict=True):
-            if seat not in humans:
+            if seat not in humans or seat.user_id in left_out:
                 continue
             row = ratings.get(seat.user_id) or Rating(user_id=seat.user_id, mode=game.mode)
             row.mu, row.sigma = after.mu, after.sigma
@@ -124,6 +144,29 @@ def _rate(game: Game, seats: list[Seat]) -> None:
                 before=shown(before[0].mu, before[0].sigma),
                 after=shown(after.mu, after.sigma),
             )
+
+
+def _left_out(game: Game, seats: list[Seat], humans: list[Seat], teams: list) -> set[int]:
+    """The players of ``game`` whose rating it does not change (G3, see the module's notes)."""
+    computers = [computer_rating(s.ai_level) for s in seats if s not in humans]
+    left_out = set()
+    if computers:
+        floor = min(computers) + COMPUTER_MARGIN
+        left_out = {
+            seat.user_id
+            for seat, team in zip(seats, teams, strict=True)
+            if seat in humans and shown(team[0].mu, team[0].sigma) >= floor
+        }
+    since = timezone.now() - PAIR_WINDOW
+    for seat, other in combinations(humans, 2):
+        together = RatingChange.objects.filter(
+            user_id=seat.user_id,
+            created_at__gte=since,
+            game__rating_changes__user_id=other.user_id,
+        ).count()
+        if together >= PAIR_GAMES_PER_DAY:
+            left_out.update((seat.user_id, other.user_id))
+    return left_out
 
 
 # -- reading -----------------------------------------------------------------------------------

@@ -77,11 +77,16 @@ def _report_target(request, data) -> dict:
     if message_id:
         if not (message_id.isascii() and message_id.isdigit() and len(message_id) < 19):
             raise Http404("no such message")  # not an id (nor one the database could hold)
-        message = ChatMessage.objects.select_related("game", "user").filter(pk=message_id).first()
-        if message is None or (message.hidden and not request.user.is_staff):
+        found = ChatMessage.objects.select_related("game").filter(pk=message_id).first()
+        if found is None:
             raise Http404("no such message")
-        game_for_viewer(message.game.public_id, request.user)  # 404 if the game is hidden
-        return {"message": message, "reported_user": message.user, "game": message.game}
+        game, seat = game_for_viewer(found.game.public_id, request.user)  # 404 if hidden
+        # G8: only a line the reporter may read in the chat panel can be quoted (a seated player
+        # does not read the spectators' room while the game runs; hidden lines are staff's).
+        message = chat_selectors.visible_lines(game, request.user, seat).filter(pk=found.pk).first()
+        if message is None:
+            raise Http404("no such message")
+        return {"message": message, "reported_user": message.user, "game": game}
     if username:
         reported = User.objects.filter(username__iexact=username).first()
         if reported is None:

@@ -30,10 +30,11 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince, timeuntil
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors, services
-from games.models import Game, Seat
+from games.models import Game
 from games.presenters import game as presenter
 from games.translations import rule_message
 
@@ -54,6 +55,9 @@ class BadInput(services.GameError):
     """The request itself could not be read (not a refusal by the rules)."""
 
 
+# Never from the browser's cache: Back would show the position of the first load, whose form
+# carries a key already spent (issue #26). The page's script resyncs a page restored whole.
+@never_cache
 @require_safe
 def game_page(request, public_id):
     token = request.GET.get("token", "")
@@ -61,6 +65,7 @@ def game_page(request, public_id):
     return _respond(request, game, seat, request.GET, page=True)
 
 
+@never_cache
 @require_safe
 def panel(request, public_id):
     token = request.GET.get("token", "")
@@ -75,10 +80,12 @@ def act(request, public_id):
             return redirect_to_login(reverse("game", args=[public_id]))
         game, seat = selectors.game_for_viewer(public_id, None)
         return _respond(request, game, seat, {}, message=_("Log in to play."), status=403)
-    game, seat = selectors.game_for_viewer(public_id, request.user)
+    # The move path reads only the game's id here: the write path locks the row and reads the
+    # seats itself, and refuses anyone who does not hold the seat to move.
+    game = selectors.game_to_move(public_id)
     try:
         action, ply = parse_action(request.POST)
-        services.action_submit(
+        result = services.action_submit(
             game=game,
             user=request.user,
             action=action,
@@ -86,14 +93,24 @@ def act(request, public_id):
             key=request.POST.get("key", ""),
         )
     except services.GameError as exc:
-        game.refresh_from_db()
+        # A refusal shows the game as its reader may see it (404 for a game they may not).
+        game, seat = selectors.game_for_viewer(public_id, request.user)
         return _respond(
             request, game, seat, {}, page=not request.htmx, message=refusal(exc), status=exc.status
         )
     if not request.htmx:
         return redirect("game", public_id=game.public_id)
-    game.refresh_from_db()  # also drops the prefetched seats: a move may end a takeover
-    return _respond(request, game, seat, {})
+    return moved(result.ply)
+
+
+def moved(ply: int) -> HttpResponse:
+    """A move's answer (issue #25): no panel, only the ply the game reached. The page's live
+    client (static/js/live.js, "game-moved") then fetches its panel for that ply, as it does
+    after a nudge, and that panel is served from the cache to every request for it: the POST
+    costs the write path alone."""
+    response = HttpResponse(status=204)
+    response["HX-Trigger"] = json.dumps({"game-moved": {"ply": ply}})
+    return response
 
 
 def refusal(exc: services.GameError) -> str:
@@ -193,28 +210,63 @@ def time_left(clock: dict | None) -> str:
     return _("no time: the computer plays it now") if due <= now else timeuntil(due, now)
 
 
-def _cache_key(game: Game, seat: Seat | None, params, links, labels) -> str:
-    """Everything the panel depends on: the position (its snapshot, hashed: a snapshot changes
-    only with the ply in play, but the digest keeps a rewritten one from being served stale),
-    the game's status, who looks, in which language, the names at the table, and the selection."""
-    viewer = "spectator" if seat is None else f"{seat.index}:{int(seat.ai_takeover)}"
-    selection = [params.get(k, "") for k in SELECTION]
-    position = json.dumps([game.state, game.status, game.to_move_seat, str(game.turn_started_at)])
-    language = translation.get_language()
-    facts = json.dumps([position, viewer, language, links.token, selection, sorted(labels.items())])
+def _cache_key(facts, labels, links, selection: tuple, game: Game) -> str:
+    """The panel's cache key, derived from what the panel reads: the plain facts the presenters
+    take (``selectors.table_facts``: a new fact there is part of the key by construction), the
+    position (the snapshot, the seat to move, the turn's start), the names at the table, the
+    reader's language, the invite token and the selection. The snapshot itself is hashed too: it
+    changes only with the ply in play, but the digest keeps a rewritten one from being served
+    stale."""
+    facts = json.dumps(
+        [
+            game.state,
+            repr(facts),
+            sorted(labels.items()),
+            game.to_move_seat,
+            str(game.turn_started_at),
+            translation.get_language(),
+            links.token,
+            selection,
+        ]
+    )
     digest = hashlib.blake2b(facts.encode(), digest_size=16).hexdigest()
     return f"panel:{game.public_id}:{game.ply}:{digest}"
 
 
+def _asked_selection(params) -> tuple:
+    """The selection as the request writes it (``?piece=``, ``?o=``, ``?from=``)."""
+    return tuple(str(params.get(k, ""))[:64] for k in SELECTION)
+
+
+def _shown_selection(ctx: dict) -> tuple:
+    """The selection the panel actually shows: what the decision recognised of the request
+    (a piece with a legal spot, one of its orientations, a Warp source); "" for the rest. Only
+    a panel whose shown selection is the asked one is stored (G1): a spectator's selection, an
+    illegal or garbled one is rendered, never stored, so the cache holds at most one panel per
+    legal selection of a (game, ply, reader)."""
+    decision = ctx.get("decision") or {}
+    shown = (decision.get("piece"), decision.get("orientation"), decision.get("source"))
+    return tuple("" if v is None else str(v) for v in shown)
+
+
+def _recognised(asked: tuple, shown: tuple) -> bool:
+    """Whether the panel recognised every part of the selection the request asked for (a part
+    left out may be filled in by the panel itself: the one orientation of a piece)."""
+    return all(a == "" or a == s for a, s in zip(asked, shown, strict=True))
+
+
 def _cached_panel(request, game, seat, params, links) -> str:
     labels = selectors.seat_labels(game)
-    key = _cache_key(game, seat, params, links, labels)
+    facts = selectors.table_facts(game, seat, request.user, links.token)
+    asked = _asked_selection(params)
+    key = _cache_key(facts, labels, links, asked, game)
     html = cache.get(key)
     if html is None:
         ctx = _context(request, game, seat, params, links, labels=labels)
         ctx.update(csrf_token=CSRF_MARK, key=KEY_MARK, turn_ago=AGO_MARK, time_left=LEFT_MARK)
         html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
-        cache.set(key, html, CACHE_SECONDS)
+        if _recognised(asked, _shown_selection(ctx)):
+            cache.set(key, html, CACHE_SECONDS)
     ago = timesince(game.turn_started_at) if game.turn_started_at else ""
     html = html.replace(CSRF_MARK, get_token(request)).replace(AGO_MARK, ago)
     if LEFT_MARK in html:  # the deadline is in the panel: no query to count down from it

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.presenters import pictures
+from games.services import ratings
 
 
 @require_GET
@@ -14,5 +15,8 @@ def help_page(request):
         "cards": pictures.cards(),
         "pieces": pictures.pieces(),
         "example": pictures.example_turn(),
+        # the Ratings section's limits on farming (G3)
+        "rating_margin": ratings.COMPUTER_MARGIN,
+        "rated_pair_games": ratings.PAIR_GAMES_PER_DAY,
     }
     return render(request, "help.html", context)

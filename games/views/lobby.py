@@ -28,11 +28,19 @@ def home(request):
     if request.user.is_authenticated:
         your_turn = selectors.your_turn(request.user, limit=YOUR_TURN_ON_HOME)
         invitations = selectors.invitations(request.user)
+    watch = list(selectors.watchable_games())
     context = {
         "invitations": invitations,
         "open_rows": [_lobby_row(game, request.user) for game in games],
         "your_turn": your_turn,
-        "watch": list(selectors.watchable_games()),
+        "watch": watch,
+        # Games in play the viewer has a seat in: "Open", not "Watch" (seats come prefetched).
+        "mine": {
+            game.public_id
+            for game in watch
+            if request.user.is_authenticated
+            and any(s.user_id == request.user.pk for s in game.seats.all())
+        },
     }
     return render(request, "home.html", context)
 
@@ -60,15 +68,16 @@ def game_new(request):
         else:
             initial = GameForm.initial_like(game, services.rematch_seats(game, request.user))
     form = GameForm(request.POST or None, initial=initial)
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.create_kwargs())
         except services.GameError as exc:  # the engine's or the service's reason, inline
             form.add_error(None, str(exc))
+            status = exc.status  # 429 past a limit (G7)
         else:
             messages.success(request, _("Your game is ready."))
             return redirect("game", public_id=game.public_id)
-    status = 400 if request.method == "POST" else 200
     return render(request, "games/new.html", {"form": form}, status=status)
 
 

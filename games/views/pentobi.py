@@ -5,6 +5,7 @@ Import goes through the record upload (games.forms.RecordUploadForm reads both f
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -18,6 +19,12 @@ def download(request, public_id):
     game, _seat = selectors.game_for_viewer(public_id, request.user)
     if game.status != Game.Status.FINISHED or game.mode != Game.Mode.CLASSIC:
         raise Http404(_("only a finished classic game can be saved for Pentobi"))
+    if game.players == 3 and game.shared_color not in ("", "green"):
+        # Pentobi's three-player game always shares colour 4 (green); its turn order is fixed.
+        reason = _(
+            "Pentobi's three-player game always shares green, and this game shares another colour."
+        )
+        return render(request, "409.html", {"reason": reason}, status=409)
     payloads = [a.payload for a in game.actions.order_by("ply")]
     record = engine.make_record(game.initial_state(), payloads, reveal=True)
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
@@ -27,12 +34,9 @@ def download(request, public_id):
             names=[s.label for s in seats],
             date=f"{game.finished_at:%Y-%m-%d}" if game.finished_at else "",
         )
-    except blksgf.ExportError as exc:  # corners Pentobi cannot show: say why, never a 500
-        return HttpResponse(
-            _("This game cannot be saved for Pentobi: %(reason)s.") % {"reason": exc} + "\n",
-            status=409,
-            content_type="text/plain; charset=utf-8",
-        )
+    except blksgf.ExportError as exc:  # unreachable for a finished classic game: never a 500
+        reason = _("This game cannot be saved for Pentobi: %(reason)s.") % {"reason": exc}
+        return render(request, "409.html", {"reason": reason}, status=409)
     response = HttpResponse(text, content_type="application/x-blokus-sgf; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="blokus-{game.public_id}.blksgf"'
     return response

@@ -11,7 +11,11 @@ const L = 9; // room for the row numbers on the left
 const T = 1;
 const NS = "http://www.w3.org/2000/svg";
 const COLOUR = { B: "blue", Y: "yellow", R: "red", G: "green" };
-const LETTER = { blue: "B", yellow: "Y", red: "R", green: "G" };
+// A colour's letter on its squares, in the page's language (Swedish gul and grön: Gu, Gr).
+const letterOf = (colour) => {
+  t("");
+  return (words.letters && words.letters[colour]) || colour.charAt(0).toUpperCase();
+};
 const PLACE_STEPS = ["setup", "place", "place_second"];
 let memory = null; // the selection, kept when the same decision is drawn again (a refusal)
 let lastPointer = "mouse";
@@ -131,7 +135,7 @@ function setUp(game) {
     const [x, y] = parse(sq);
     const mark = data.marks[sq] || "";
     svg("rect", { x: px(x), y: py(y), width: S, height: S, class: `sq ${colourAt[sq]} ${mark}`, "data-sq": sq }, board);
-    svg("text", { x: px(x) + S / 2, y: py(y) + 6.8, class: `letter ${colourAt[sq]}` }, board).textContent = LETTER[colourAt[sq]];
+    svg("text", { x: px(x) + S / 2, y: py(y) + 6.8, class: `letter ${colourAt[sq]}` }, board).textContent = letterOf(colourAt[sq]);
   }
   for (const sq in data.marks) {
     const [x, y] = parse(sq);
@@ -156,7 +160,8 @@ function setUp(game) {
   const legend = html("p", { class: "board-legend" }, root);
   if (data.toMove && data.anchors.length) {
     html("span", { class: `key-anchor ${data.toMove}`, "aria-hidden": "true" }, legend, "◆");
-    legend.append(` ${t("anchorLegend", { colour: cap(data.toMoveName || data.toMove) })} · `);
+    legend.append(` ${t("anchorLegend", { colour: cap(data.toMoveName || data.toMove) })}`);
+    if (data.last.length) legend.append(" · ");
   }
   if (data.last.length) {
     html("span", { class: "key-last", "aria-hidden": "true" }, legend, "▢");
@@ -176,7 +181,9 @@ function setUp(game) {
   }
 
   // -- the decision: tray, ghost, keys ------------------------------------------------------
-  const status = html("p", { class: "board-status", role: "status", "aria-live": "polite" }, root);
+  // Said next to the decision (in the phone's bottom sheet too), else under the board.
+  const statusBox = game.querySelector("[data-tray-slot]") || root;
+  const status = html("p", { class: "board-status", role: "status", "aria-live": "polite" }, statusBox);
   board.setAttribute("tabindex", "0");
   board.setAttribute("role", "application");
   board.setAttribute("aria-roledescription", "board");
@@ -276,10 +283,12 @@ function setUp(game) {
     board.dataset.ghost = squares(ghostCells());
     board.dataset.fits = ok ? "yes" : "no";
     if (say !== false) {
-      let next = t("nextClick");
+      // A finger is told of taps (a tap always puts the ghost down first), a mouse of clicks.
+      const touch = lastPointer !== "mouse";
+      let next = touch ? t("hintTouch") : t("nextClick");
       if (armed) {
-        next = lastPointer === "mouse" ? t("nextConfirm") : t("nextTap");
-      } else if (confirming()) {
+        next = touch ? t("nextTap") : t("nextConfirm");
+      } else if (confirming() && !touch) {
         next = t("nextPut");
       }
       status.textContent = ok ? `${t("fits", { piece: piece.name, square: here })} ${next}`
@@ -598,10 +607,34 @@ function refocus(game) {
   if (target) target.focus({ preventScroll: true });
 }
 
+// On a phone the decision is a sheet fixed at the bottom of the screen (play.css): it takes the
+// room under the board (and its legend), never the board, and the page's end makes room for it
+// so that what lies under it can still be scrolled to.
+function fitSheet() {
+  const game = document.getElementById("game");
+  const sheet = game && game.querySelector(".decision-sheet");
+  const page = document.querySelector(".play-page");
+  if (!sheet || !page) {
+    if (page) page.style.paddingBottom = "";
+    return;
+  }
+  if (getComputedStyle(sheet).position !== "fixed") {
+    sheet.style.maxHeight = page.style.paddingBottom = "";
+    return;
+  }
+  const above = game.querySelector("[data-board-root]") || game.querySelector(".game-main");
+  const bottom = above.getBoundingClientRect().bottom + window.scrollY;
+  const room = Math.max(window.innerHeight - bottom, window.innerHeight * 0.3);
+  sheet.style.maxHeight = `${Math.floor(room)}px`;
+  page.style.paddingBottom = `${sheet.offsetHeight}px`;
+}
+window.addEventListener("resize", fitSheet);
+
 function start(node, swapped) {
   const game = node.id === "game" ? node : node.querySelector && node.querySelector("#game");
   if (!game) return;
   setUp(game);
+  fitSheet();
   if (swapped) refocus(game);
 }
 

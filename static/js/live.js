@@ -4,8 +4,11 @@
 //     the game (and its waiting room). "game.changed" carries the ply it reached; the page
 //     refreshes to the newest ply it has heard of: a nudge that arrives while a refresh is in
 //     flight is followed by one more refresh, and a response older than the newest ply heard of
-//     (a move's own POST answered after the next nudge, say) is followed by another. A
-//     reconnect re-syncs. "game.seats": a seat of the waiting room changed or the game started.
+//     (a refresh answered after the next nudge, say) is followed by another. A move's own POST
+//     answers 204 with the ply it reached ("game-moved"), which refreshes the same way. Every
+//     socket open (the first one too), a page restored from the back/forward cache (pageshow
+//     with persisted) and a tab shown again (visibilitychange) re-sync. "game.seats": a seat of
+//     the waiting room changed or the game started.
 //     "chat.posted": the chat log refetches the lines its viewer may read.
 //   - <body data-user-socket="/ws/me/">: "your turn" notices on any page, and presence.
 // Keepalive: every socket pings every 25 s and expects a pong within 10 s; a socket that stays
@@ -16,25 +19,30 @@
   const PING_EVERY = 25000;
   const PONG_WITHIN = 10000;
 
+  const sockets = [];
+
   function socket(path, onMessage, onOpen) {
     let delay = 1000;
     let ws;
     let pinger = null;
     let deadline = null;
+    let retry = null;
     function stopTimers() {
       clearInterval(pinger);
       clearTimeout(deadline);
       pinger = deadline = null;
     }
+    function ping() {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      ws.send(JSON.stringify({ type: "ping" }));
+      if (!deadline) deadline = setTimeout(function () { ws.close(); }, PONG_WITHIN);
+    }
     function open() {
+      retry = null;
       ws = new WebSocket(scheme + location.host + path);
       ws.onopen = function () {
         delay = 1000;
-        pinger = setInterval(function () {
-          if (ws.readyState !== WebSocket.OPEN) return;
-          ws.send(JSON.stringify({ type: "ping" }));
-          if (!deadline) deadline = setTimeout(function () { ws.close(); }, PONG_WITHIN);
-        }, PING_EVERY);
+        pinger = setInterval(ping, PING_EVERY);
         if (onOpen) onOpen(ws);
       };
       ws.onmessage = function (event) {
@@ -46,11 +54,22 @@
       ws.onclose = function (event) {
         stopTimers();
         if (event.code >= 4000) return; // refused (not allowed): do not hammer the server
-        setTimeout(open, delay);
+        retry = setTimeout(open, delay);
         delay = Math.min(delay * 2, 30000);
       };
     }
     open();
+    // The page is looked at again (a tab woken up, a page back from the back/forward cache):
+    // a socket waiting to reconnect does so now, an open one proves itself within PONG_WITHIN.
+    sockets.push(function wake() {
+      if (retry) {
+        clearTimeout(retry);
+        delay = 1000;
+        open();
+      } else {
+        ping();
+      }
+    });
   }
 
   function shownPly() {
@@ -70,7 +89,10 @@
   // fetch + htmx.swap rather than htmx.ajax: a request whose target was swapped out meanwhile
   // (by a move's own response, say) is dropped by htmx without settling its promise, which would
   // leave "in flight" set for ever. A response older than what the page shows is not swapped in.
-  function refreshGame() {
+  // ``resync``: a check that the page is current (the socket opened, the page is shown again),
+  // not a nudge: the same position is not drawn again (a piece in hand stays in hand), except
+  // in the waiting room, whose seats change without a new ply.
+  function refreshGame(resync) {
     const game = document.getElementById("game");
     if (!game || !window.htmx) return;
     if (inFlight) {
@@ -93,7 +115,10 @@
       })
       .then(function (html) {
         const ply = plyOf(html);
-        if (ply !== null && ply >= shownPly() && document.getElementById("game")) {
+        const game = document.getElementById("game");
+        if (ply === null || !game) return;
+        const waiting = !game.querySelector(".game-layout");
+        if (ply > shownPly() || (ply === shownPly() && (resync !== true || waiting))) {
           htmx.swap("#game", html, { swapStyle: "outerHTML" });
         }
       })
@@ -121,7 +146,6 @@
     const game = document.getElementById("game");
     if (!game || !game.dataset.live) return;
     latest = shownPly();
-    let first = true;
     socket(game.dataset.live, function (message) {
       if (message.type === "game.changed") {
         latest = Math.max(latest, Number(message.ply));
@@ -132,10 +156,23 @@
         refreshChat();
       }
     }, function () {
-      if (!first) { refreshGame(); refreshChat(); } // missed nudges while away: re-sync
-      first = false;
+      // Every open, the first one too: a move made between the page's render and this moment
+      // (or while the page sat in a cache, or the socket was down) sent a nudge nobody heard.
+      refreshGame(true);
+      refreshChat();
     });
   }
+
+  // Shown again: restored whole from the back/forward cache (its socket was closed meanwhile),
+  // or a tab brought back to the front after sleeping. Check at once, not at the next nudge.
+  function wake() {
+    sockets.forEach(function (poke) { poke(); });
+    if (document.getElementById("game")) { refreshGame(true); refreshChat(); }
+  }
+  window.addEventListener("pageshow", function (event) { if (event.persisted) wake(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") wake();
+  });
 
   function toast(text, href) {
     const box = document.createElement("a");
@@ -159,6 +196,14 @@
       toast(message.title, "/games/" + encodeURIComponent(message.game) + "/");
     });
   }
+
+  // A move's own POST answers 204 and names the ply it reached (HX-Trigger "game-moved"): the
+  // page fetches its panel for that ply, as after a nudge (games/views/game.py, ``moved``).
+  document.addEventListener("game-moved", function (event) {
+    const ply = Number(event.detail && event.detail.ply);
+    if (ply) latest = Math.max(latest, ply);
+    refreshGame();
+  });
 
   // A form's "Cancel" link closes the form in place when scripts run (a plain link otherwise).
   document.addEventListener("click", function (event) {

@@ -5,6 +5,7 @@ the original, seen through the board symmetry the export chose."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -88,12 +89,46 @@ def test_any_game_pentobi_can_show_round_trips_under_a_board_symmetry(players, s
     assert score(replay(back))["remaining"] == score(replay(record))["remaining"]
 
 
-def test_corners_no_symmetry_matches_are_refused():
-    """Blue and yellow diagonally opposite (R3.1 allows it) do not fit Pentobi's corners."""
-    corners = {"blue": "a20", "yellow": "t1", "red": "t20", "green": "a1"}
-    record = random_record(4, seed=1, corners=corners, plies=8)
-    with pytest.raises(ExportError, match="corners"):
-        export(record)
+# Corners R3.1 allows and no board symmetry takes to Pentobi's (blue and yellow diagonally
+# opposite, or red beside blue).
+UNMATCHED = [
+    {"blue": "a20", "yellow": "t1", "red": "t20", "green": "a1"},
+    {"blue": "a20", "yellow": "t20", "red": "a1", "green": "t1"},
+    {"blue": "t1", "yellow": "a20", "red": "a1", "green": "t20"},
+]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("corners", UNMATCHED, ids=["diagonal", "red-beside-blue", "other"])
+def test_corners_no_symmetry_matches_go_in_the_root_node_as_setup(players, corners):
+    """Issue #26: such a game is written as played, its setup round as the root node's setup
+    properties (A1 ... A4, one piece each, PL for the colour to move next: Pentobi-SGF.md), and
+    the file reads back to the same game."""
+    record = random_record(players, seed=players, corners=corners)
+    text = export(record)
+    root, first_move = text.split("\n")[0], text.split("\n")[1]
+    setup = "".join(f"A{n}[{corners[c]}]" for n, c in enumerate(PENTOBI_SETUP, start=1))
+    assert root.endswith(setup + "PL[1]")
+    assert first_move.startswith(";1[")  # the first move after the setup round: blue's
+    assert text.count(";") == len(record["actions"]) - 4 + 1  # the root + one node per move
+    back = parse(text)
+    assert back["actions"] == record["actions"]
+    assert view(replay(back), None)["board"] == view(replay(record), None)["board"]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("(;GM[Blokus]A1[a20]A2[t20]A3[t1]A4[a1][a2])", "sets up a position"),  # two pieces
+        ("(;GM[Blokus]A1[a20]AE[a20])", "sets up a position"),
+        ("(;GM[Blokus];1[a20];A2[t20])", "sets up a position"),  # not in the root
+        ("(;GM[Blokus]A1[b20])", "R3.1"),  # a setup piece must cover a corner
+        ("(;GM[Blokus]A2[t20])", "setup"),  # yellow set up before blue
+    ],
+)
+def test_other_setups_are_refused(text, message):
+    with pytest.raises(RecordError, match=message):
+        parse(text)
 
 
 def test_shuffle_games_and_other_shared_colours_are_refused():
@@ -122,7 +157,7 @@ def test_the_main_line_is_read_and_side_variations_dropped():
     "text, message",
     [
         ("(;GM[Blokus Duo];1[e10])", "classic variants"),
-        ("(;GM[Blokus];AB[a1])", "sets up a position"),
+        ("(;GM[Blokus]AB[a1])", "sets up a position"),
         ("(;GM[Blokus];1[a20];2[a19])", "R3.1"),  # the setup must cover a free corner
         ("(;GM[Blokus];1[a20];3[t1])", "R5.3"),  # yellow passed while it could place
         ("(;GM[Blokus];1[z99])", "R1.1"),
@@ -133,3 +168,45 @@ def test_the_main_line_is_read_and_side_variations_dropped():
 def test_bad_files_are_refused_naming_the_move_and_rule(text, message):
     with pytest.raises(RecordError, match=message):
         parse(text)
+
+
+# -- the real Pentobi -----------------------------------------------------------------------
+
+PENTOBI_MARKS = {"X": "blue", "O": "yellow", "#": "red", "@": "green"}  # its showboard
+PENTOBI_GAME = {2: "classic_2", 3: "classic_3", 4: "classic"}
+
+
+def pentobi_board(path, players: int) -> dict[str, int]:
+    """Squares per colour on Pentobi's board once ``loadsgf`` has read the file."""
+    import subprocess
+
+    done = subprocess.run(
+        [os.environ["PENTOBI_GTP"], "--nobook", "-q", "-g", PENTOBI_GAME[players]],
+        input=f"loadsgf {path}\nshowboard\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    answers = done.stdout.split("\n\n")
+    assert answers[0].startswith("="), f"loadsgf refused the file: {answers[0]}"
+    counts = dict.fromkeys(PENTOBI_MARKS.values(), 0)
+    for line in done.stdout.splitlines():
+        parts = line.split(None, 1)
+        if len(parts) == 2 and parts[0].isdigit() and 1 <= int(parts[0]) <= 20:
+            cells = parts[1][:40]
+            for mark, colour in PENTOBI_MARKS.items():
+                counts[colour] += cells.count(mark)
+    return counts
+
+
+@pytest.mark.skipif(not os.environ.get("PENTOBI_GTP"), reason="PENTOBI_GTP is not set")
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("corners", [PENTOBI_SETUP, *UNMATCHED[:2]], ids=["pentobi", "diag", "red"])
+def test_pentobi_opens_every_exported_classic_game(tmp_path, players, corners):
+    """Issue #26: Pentobi's own engine (``loadsgf``) opens the file and shows every piece."""
+    record = random_record(players, seed=10 + players, corners=corners)
+    path = tmp_path / "game.blksgf"
+    path.write_text(export(record, names=["alice", "bob", "carol", "dave"][:players]))
+    board = view(replay(record), None)["board"]
+    expected = {c: sum(row.count(c[0].upper()) for row in board) for c in PENTOBI_MARKS.values()}
+    assert pentobi_board(path, players) == expected

@@ -451,3 +451,21 @@ def test_a_plain_report_post_renders_the_thank_you_page(duel, alice, bob):
     assert response.status_code == 200
     assert b"<html" in response.content and b"moderators" in response.content
     assert Report.objects.count() == 1
+
+
+def test_g8_a_player_cannot_read_the_spectators_room_through_the_report_form(duel, alice, carol):
+    """Security G8: while the game runs a seated player does not read the spectators' room, so
+    the report form does not quote its lines either (ids are sequential: no probing)."""
+    post_line(as_user(carol), duel, "the spectators think blue is losing")
+    line = ChatMessage.objects.get()
+    assert line.room == ChatMessage.Room.SPECTATORS
+
+    for method in ("get", "post"):
+        client = as_user(alice)
+        if method == "get":
+            response = client.get(reverse("report"), {"message": line.pk}, **HTMX)
+        else:
+            response = report(client, message=line.pk, reason="x")
+        assert response.status_code == 404
+        assert b"blue is losing" not in response.content
+    assert not Report.objects.exists()

@@ -55,13 +55,10 @@ def test_a_players_timeout_key_does_not_count_as_a_timeout(duel, alice, bob):
 
 
 def test_a_players_key_answers_only_that_player(duel, alice, bob):
-    first = services.action_submit(
-        game=duel, user=alice, action=first_action(duel), expected_ply=0, key="mine"
-    )
+    action = first_action(duel)
+    first = services.action_submit(game=duel, user=alice, action=action, expected_ply=0, key="mine")
     assert not first.duplicate
-    again = services.action_submit(
-        game=duel, user=alice, action=first_action(duel), expected_ply=0, key="mine"
-    )
+    again = services.action_submit(game=duel, user=alice, action=action, expected_ply=0, key="mine")
     assert again.duplicate and again.ply == first.ply  # a retry finds its own move
     # bob reusing alice's key on his turn plays his own move.
     duel.refresh_from_db()
@@ -69,3 +66,15 @@ def test_a_players_key_answers_only_that_player(duel, alice, bob):
         game=duel, user=bob, action=first_action(duel), expected_ply=duel.ply, key="mine"
     )
     assert not own.duplicate and own.ply == 2
+
+
+def test_a_key_sent_again_with_another_move_is_refused_as_stale(duel, alice):
+    """A page shown again from the browser's cache carries the key its first move used: sent
+    with another move, it is refused as coming from an old position (409), never answered as a
+    retry (the click would be dropped without a word)."""
+    action = first_action(duel)
+    services.action_submit(game=duel, user=alice, action=action, expected_ply=0, key="k")
+    other = {"place": "t20"} if action != {"place": "t20"} else {"place": "a20"}
+    with pytest.raises(services.StalePly):
+        services.action_submit(game=duel, user=alice, action=other, expected_ply=0, key="k")
+    assert duel.actions.count() == 1

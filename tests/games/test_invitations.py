@@ -13,6 +13,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Seat
 from games.services import SeatSpec
+from tests.support.lobby import new_game_data
 from tests.support.pages import client_for, page_url
 
 
@@ -288,3 +289,30 @@ def test_an_htmx_refusal_is_the_reason_inline(alice, bob):
 
     assert response.status_code == 403
     assert "you have no invitation to this game (any more)" in response.content.decode()
+
+
+def test_g7_one_player_cannot_flood_another_with_invitations(alice, bob, mailoutbox):
+    """Security G7: 30 games inviting one player sent 30 emails; now the fourth invitation still
+    waiting for bob's answer is refused with a message that says why, and sends nothing."""
+    from games.services.games import MAX_PENDING_INVITATIONS
+
+    seats = [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")]
+    for _ in range(MAX_PENDING_INVITATIONS):
+        services.game_create(creator=alice, mode="classic", players=2, seats=seats)
+    sent = len(mailoutbox)
+    with pytest.raises(services.TooMany, match="bob already has 3 invitations from you"):
+        services.game_create(creator=alice, mode="classic", players=2, seats=seats)
+    assert Game.objects.filter(created_by=alice).count() == MAX_PENDING_INVITATIONS
+    assert len(mailoutbox) == sent
+
+
+def test_g7_the_new_game_form_says_why_a_game_past_the_limit_is_refused(alice, bob):
+    from games.services.games import MAX_OPEN_GAMES
+
+    seats = [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)]
+    for _ in range(MAX_OPEN_GAMES):
+        services.game_create(creator=alice, mode="classic", players=2, seats=seats)
+    response = client_for(alice).post(reverse("game_new"), new_game_data())
+    assert response.status_code == 429
+    assert "games waiting for players" in response.content.decode()
+    assert Game.objects.filter(created_by=alice).count() == MAX_OPEN_GAMES

@@ -3,43 +3,14 @@ upload reads one back as a replay (games/views/pentobi.py, games/forms.py)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import engine, services
 from games.engine import blksgf
-from games.models import Game, Seat
-from games.services import SeatSpec
+from tests.support.classic import finished_classic
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_classic(alice, bob, seed: int, corners=("a20", "t20", "t1", "a1")) -> Game:
-    game = services.game_create(
-        creator=alice,
-        mode="classic",
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
-    rng = random.Random(seed)
-    users = {0: alice, 1: bob}
-    corners = iter(corners)  # default: Pentobi's corners, in turn order (R3.1)
-    while True:
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return game
-        state = game.current_state()
-        if state.step == "setup":
-            action = {"place": next(corners)}
-        else:
-            action = rng.choice(engine.legal_actions(state))
-        services.action_submit(
-            game=game, user=users[state.controller()], action=action, expected_ply=game.ply
-        )
 
 
 def test_a_finished_classic_game_downloads_for_pentobi_and_uploads_back(client, alice, bob):
@@ -80,9 +51,13 @@ def test_a_bad_pentobi_file_is_refused_with_the_rule(client, alice):
     assert "R3.1" in response.content.decode()
 
 
-def test_corners_pentobi_cannot_show_are_refused_with_the_reason(client, alice, bob):
+def test_corners_no_turn_of_the_board_matches_are_saved_with_a_setup_root(client, alice, bob):
+    """Issue #26: once refused (409 in plain text), now written with the setup round in the
+    root node (games/engine/blksgf.py), and read back to the same game."""
     game = finished_classic(alice, bob, seed=2, corners=("a20", "t1", "t20", "a1"))
     client.force_login(bob)
     response = client.get(reverse("game_blksgf", args=[game.public_id]))
-    assert response.status_code == 409
-    assert "cannot be saved for Pentobi" in response.content.decode()
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "A1[a20]A2[t1]A3[t20]A4[a1]PL[1]" in text
+    assert blksgf.parse(text)["actions"] == [a.payload for a in game.actions.order_by("ply")]

@@ -46,13 +46,21 @@ def save_state(game, state: State, **extra) -> Game:
 
 
 def post_action(client, game, action, *, ply=None, key="", htmx=True, raw=None):
+    """POST a move as the page does. A move the server takes answers 204 with the ply it reached
+    (HX-Trigger "game-moved") and the page then fetches its panel: so does this helper, and it
+    returns that panel, the mover's view after the move (``.moved`` holds the POST's answer)."""
     game.refresh_from_db()
     data = {
         "action": raw if raw is not None else json.dumps(action),
         "ply": game.ply if ply is None else ply,
         "key": key,
     }
-    return client.post(act_url(game), data, **(HTMX if htmx else {}))
+    response = client.post(act_url(game), data, **(HTMX if htmx else {}))
+    if htmx and response.status_code == 204:
+        moved = response
+        response = client.get(panel_url(game), **HTMX)
+        response.moved = moved
+    return response
 
 
 def text(response) -> str:

@@ -9,16 +9,26 @@ as in production; the in-memory channel layer reaches the pages because the work
 same process. Runserver's autoreloader runs ``inner_run`` in the child process it restarts on a
 code change, so the worker and beat restart with the code. Ctrl-C stops everything (daemon
 threads).
+
+Two things follow the command line unless the environment sets them (issue #26): ``SITE_URL``,
+the address in emails' links, is the one served (``make run PORT=8101`` links to port 8101),
+and Django's console email backend gives way to ``ReadableConsoleBackend``, which prints each
+message's text decoded (no quoted-printable: a link stays on one line and ä stays ä).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from pathlib import Path
 
 from daphne.management.commands.runserver import Command as RunserverCommand
 from django.conf import settings
+from django.core.mail.backends.console import EmailBackend as ConsoleBackend
+
+CONSOLE = "django.core.mail.backends.console.EmailBackend"
+READABLE = "games.management.commands.devserver.ReadableConsoleBackend"
 
 logger = logging.getLogger(__name__)
 
@@ -52,9 +62,42 @@ def start_worker_and_beat() -> None:
     logger.info("devserver: a Celery worker and beat run in this process")
 
 
+class ReadableConsoleBackend(ConsoleBackend):
+    """The console backend for people: the headers that matter, then each text part decoded
+    (an HTML alternative is only mentioned), instead of the raw MIME with its encodings."""
+
+    def write_message(self, message):
+        msg = message.message()
+        lines = [f"{name}: {msg[name]}" for name in ("From", "To", "Subject") if msg[name]]
+        others = []
+        for part in msg.walk():
+            if part.is_multipart():
+                continue
+            kind = part.get_content_type()
+            if kind == "text/plain" and not part.get_filename():
+                charset = part.get_content_charset() or "utf-8"
+                lines += ["", part.get_payload(decode=True).decode(charset).rstrip()]
+            else:
+                others.append(part.get_filename() or kind)
+        if others:
+            lines += ["", f"(also in this message: {', '.join(others)})"]
+        self.stream.write("\n".join(lines) + "\n" + "-" * 79 + "\n")
+
+
+def follow_the_command_line(addr: str, port: str) -> None:
+    """SITE_URL and a readable console for emails, unless the environment chose them."""
+    if not os.environ.get("SITE_URL", "").strip():
+        host = {"0.0.0.0": "127.0.0.1", "::": "localhost"}.get(addr, addr)  # noqa: S104
+        host = f"[{host}]" if ":" in host else host
+        settings.SITE_URL = f"http://{host}:{port}"
+    if settings.EMAIL_BACKEND == CONSOLE and not os.environ.get("EMAIL_BACKEND", "").strip():
+        settings.EMAIL_BACKEND = READABLE
+
+
 class Command(RunserverCommand):
     help = "runserver, with a Celery worker and beat in the same process (make run)"
 
     def inner_run(self, *args, **options):
+        follow_the_command_line(self.addr, self.port)
         start_worker_and_beat()
         super().inner_run(*args, **options)
