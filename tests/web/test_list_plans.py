@@ -17,8 +17,8 @@ from django.urls import reverse
 from games import services
 from games.models import Game, Seat
 from games.services import SeatSpec
+from tests.support.history import finished_games, rated
 from tests.support.pages import client_for
-from tests.web.test_history_lists import finished_games, rated
 
 pytestmark = pytest.mark.django_db
 
