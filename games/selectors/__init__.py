@@ -137,8 +137,8 @@ def visible_to(rows, viewer, *, via: str = ""):
     a private one where ``viewer`` is seated or invited; staff see every game. (The invite link
     is not part of it: a list has no token.)
 
-    The viewer's seat is a left join on the seat_unique_user index (game, user): one probe per
-    row read, so that a page read through an index stops after a page. (An EXISTS in the OR
+    The viewer's seat is a left join, one index probe (game and user) per row read, so that a
+    page read through an index stops after a page. (An EXISTS in the OR
     let PostgreSQL hash every seat of the viewer first: 150 ms for a viewer with 100,000
     games.)"""
     if viewer is not None and viewer.is_authenticated and viewer.is_staff:
