@@ -39,7 +39,16 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+# The columns of a game that no list shows: the engine's state (kilobytes a game: the board,
+# hands and piles) and the deck recipe. Lists read the rest (issue #25).
+UNLISTED = ("state", "deck_recipe")
+
+
 class GameQuerySet(models.QuerySet):
+    def listed(self):
+        """The games without the columns no list shows."""
+        return self.defer(*UNLISTED)
+
     def for_user(self, user):
         return self.filter(seats__user=user).distinct()
 
@@ -50,6 +59,14 @@ class GameQuerySet(models.QuerySet):
             visibility=Game.Visibility.PUBLIC,
             seats__kind=Seat.Kind.OPEN,
         ).distinct()
+
+
+class SeatQuerySet(models.QuerySet):
+    def unsettled(self):
+        """Seats whose game has no result yet: open, in play or cancelled (a finished game's
+        places are written in the transaction that finishes it). Spelled out in every query
+        that reads a player's current games, so that PostgreSQL picks seat_unsettled_idx."""
+        return self.filter(final_place__isnull=True)
 
 
 class Game(models.Model):
@@ -132,6 +149,13 @@ class Game(models.Model):
             # The deadline scan (games.jobs.deadlines): active games whose turn started before a
             # cut-off (now − move_seconds for overdue turns, now − reminder_hours for reminders).
             models.Index(fields=["status", "turn_started_at"], name="game_turn_clock_idx"),
+            # The games finished since a time: what a profile's counts add to the sums they
+            # keep (selectors.player_stats).
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(status="finished"),
+                name="game_finished_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -205,6 +229,7 @@ class Seat(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        db_index=False,  # seat_history_idx (user, game) serves every look-up by user
     )
     ai_level = models.CharField(max_length=10, choices=Level.choices, blank=True)
     # A seat handed to the AI keeps its user (for history) and plays at this level from now on.
@@ -217,8 +242,32 @@ class Seat(models.Model):
     final_place = models.PositiveSmallIntegerField(null=True, blank=True)
     final_score = models.IntegerField(null=True, blank=True)
 
+    objects = SeatQuerySet.as_manager()
+
     class Meta:
         ordering = ["index"]
+        indexes = [
+            # A player's history, newest game first, read a page at a time from a cursor (My
+            # games' finished games, the profile's recent games): a backward range scan that
+            # stops after a page, whatever the number of games (issue #25).
+            models.Index(fields=["user", "game"], name="seat_history_idx"),
+            # A player's games without a result yet (open, in play, cancelled): the lobby's
+            # "your turn", My games' first sections and the invitations, without reading the
+            # finished games (SeatQuerySet.unsettled puts the condition in each query).
+            models.Index(
+                fields=["user", "game"],
+                condition=Q(final_place__isnull=True),
+                name="seat_unsettled_idx",
+            ),
+            # A player's results, for the first count of their profile's sums (read from the
+            # index alone; later counts add the games finished since: selectors.player_stats).
+            models.Index(
+                fields=["user"],
+                include=["kind", "final_place", "final_score"],
+                condition=Q(final_place__isnull=False),
+                name="seat_results_idx",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             # One seat per person per game.

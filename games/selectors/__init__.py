@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
-from django.db.models import Avg, Count, Prefetch, Q
+from django.core.cache import cache
+from django.db.models import Count, F, FilteredRelation, Prefetch, Q, Sum, prefetch_related_objects
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games import engine
-from games.models import Action, Game, Seat
+from games.models import UNLISTED, Action, Game, Seat
 from games.selectors import clock, seating
 
 
@@ -121,37 +124,144 @@ def game_view(game: Game, seat: Seat | None) -> dict | None:
     return engine.view(state, seat.index if seat is not None else None)
 
 
-def my_games(user) -> dict[str, list[Game]]:
-    """The viewer's games: their turn first, then waiting for others, then open, then finished."""
-    games = list(
-        Game.objects.for_user(user).select_related("created_by").prefetch_related("seats__user")
+# -- lists -----------------------------------------------------------------------------------
+
+# The seats that let their user see a private game (game_for_viewer's rule): a player's own
+# seat (the computer playing it or not) and an invitation not yet answered.
+SEEING_KINDS = (Seat.Kind.HUMAN, Seat.Kind.INVITED)
+
+
+def visible_to(rows, viewer, *, via: str = ""):
+    """``rows`` (games, or rows with a game at ``via``: seats, rating changes) narrowed by
+    game_for_viewer's rule, for every list that names a game (issue #24, G4): a public game, or
+    a private one where ``viewer`` is seated or invited; staff see every game. (The invite link
+    is not part of it: a list has no token.)
+
+    The viewer's seat is a left join, one index probe (game and user) per row read, so that a
+    page read through an index stops after a page. (An EXISTS in the OR
+    let PostgreSQL hash every seat of the viewer first: 150 ms for a viewer with 100,000
+    games.)"""
+    if viewer is not None and viewer.is_authenticated and viewer.is_staff:
+        return rows
+    prefix = f"{via}__" if via else ""
+    public = Q(**{f"{prefix}visibility": Game.Visibility.PUBLIC})
+    if viewer is None or not viewer.is_authenticated:
+        return rows.filter(public)
+    seats = f"{prefix}seats"
+    reader = FilteredRelation(
+        seats, condition=Q(**{f"{seats}__user": viewer, f"{seats}__kind__in": SEEING_KINDS})
     )
-    mine = {s.game_id: s.index for g in games for s in g.seats.all() if s.user_id == user.pk}
-    groups: dict[str, list[Game]] = {"your_turn": [], "waiting": [], "open": [], "finished": []}
-    for game in games:
-        seats = list(game.seats.all())
-        own = next((s for s in seats if s.user_id == user.pk), None)
-        game.my_place = own.final_place if own is not None else None
-        game.invited = own is not None and own.kind == Seat.Kind.INVITED
-        game.winners = [s.label for s in seats if s.final_place == 1]
-        game.when = game.finished_at or game.started_at or game.created_at
-        game.when_label = (
-            pgettext("game", "Finished")
-            if game.finished_at
-            else pgettext("game", "Started")
-            if game.started_at
-            else pgettext("game", "Created")
-        )
+    return rows.annotate(reader_seat=reader).filter(public | Q(reader_seat__isnull=False))
+
+
+# The sections of My games before the finished games (a player's current games are few; the
+# bound keeps a page bounded all the same) and the finished games shown per page.
+CURRENT_LISTED = 100
+HISTORY_PAGE = 25
+
+
+@dataclass
+class MyGames:
+    """One page of My games: the player's turn first, then waiting for others, then not
+    started yet (on the first page only), then a page of finished and cancelled games, newest
+    first; ``older``: the cursor of the next page ("" on the last)."""
+
+    your_turn: list[Game]
+    waiting: list[Game]
+    open: list[Game]
+    finished: list[Game]
+    older: str = ""
+    first_page: bool = True
+
+
+def my_games(user, *, before: str = "") -> MyGames:
+    """A page of the viewer's games, read from the seat indexes (issue #25): the current games
+    through seat_unsettled_idx, the history a page at a time by keyset (the games before the
+    game ``before`` names by its public id, newest first) through seat_history_idx: the cost of
+    a page does not grow with the history. No game's state is read. A cursor that names no game
+    of the player's gives the first page."""
+    mine = Seat.objects.filter(user=user)
+    cursor = None
+    if before:
+        cursor = mine.filter(game__public_id=before).values_list("game_id", flat=True).first()
+    history = Game.objects.listed().select_related("created_by")
+    history = history.filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
+    if cursor is None:
+        history = history.filter(seats__user=user)
+    else:
+        # The cursor on both sides of the join (one filter: the same seat), so that PostgreSQL
+        # starts both index reads at it (on one side only it read the games from the newest).
+        history = history.filter(seats__user=user, seats__game_id__lt=cursor, pk__lt=cursor)
+    finished = list(history.order_by("-pk")[: HISTORY_PAGE + 1])
+    page = MyGames([], [], [], [], first_page=cursor is None)
+    if len(finished) > HISTORY_PAGE:
+        finished = finished[:HISTORY_PAGE]
+        page.older = finished[-1].public_id
+    current = []
+    if page.first_page:
+        seats = mine.unsettled().filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        current = [s.game for s in _listed_seats(seats.order_by("-game_id"))[:CURRENT_LISTED]]
+    _prefetch_seats(current + finished)
+    for game in current + finished:
+        _describe(game, user)
+    for game in current:
         if game.status == Game.Status.ACTIVE:
-            key = "your_turn" if game.to_move_seat == mine.get(game.pk) else "waiting"
-            groups[key].append(game)
-        elif game.status == Game.Status.OPEN:
-            groups["open"].append(game)
+            deciding = (
+                game.my_seat.kind == Seat.Kind.HUMAN and game.to_move_seat == game.my_seat.index
+            )
+            (page.your_turn if deciding else page.waiting).append(game)
         else:
-            groups["finished"].append(game)
-    groups["your_turn"].sort(key=lambda g: g.turn_started_at or g.created_at)
-    groups["finished"].sort(key=lambda g: g.when, reverse=True)
-    return groups
+            page.open.append(game)
+    page.your_turn.sort(key=lambda g: g.turn_started_at or g.created_at)
+    page.finished = finished
+    return page
+
+
+def your_turn(user, *, limit: int) -> list[Game]:
+    """The games waiting for ``user``'s decision, the longest waiting first: the lobby's list,
+    one query through seat_unsettled_idx (the player's finished games are never read)."""
+    return list(
+        Game.objects.listed()
+        .filter(
+            status=Game.Status.ACTIVE,
+            seats__user=user,
+            seats__kind=Seat.Kind.HUMAN,
+            seats__final_place__isnull=True,  # seat_unsettled_idx: see SeatQuerySet.unsettled
+            to_move_seat=F("seats__index"),
+        )
+        .order_by("turn_started_at", "pk")[:limit]
+    )
+
+
+def _listed_seats(seats):
+    """The seats with their games (no state) and the games' creators, in one query."""
+    return seats.select_related("game", "game__created_by").defer(
+        *(f"game__{name}" for name in UNLISTED)
+    )
+
+
+def _prefetch_seats(games: list[Game]) -> None:
+    """Every game's seats with their players, in one query for the whole list."""
+    prefetch_related_objects(games, Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
+def _describe(game: Game, user) -> None:
+    """What a list row says about the game from ``user``'s seat (among the prefetched seats):
+    their place, whether they are invited, the winners, and the date that matters (finished,
+    started or created)."""
+    seats = list(game.seats.all())
+    game.my_seat = next(s for s in seats if s.user_id == user.pk)
+    game.my_place = game.my_seat.final_place
+    game.invited = game.my_seat.kind == Seat.Kind.INVITED
+    game.winners = [s.label for s in seats if s.final_place == 1]
+    game.when = game.finished_at or game.started_at or game.created_at
+    game.when_label = (
+        pgettext("game", "Finished")
+        if game.finished_at
+        else pgettext("game", "Started")
+        if game.started_at
+        else pgettext("game", "Created")
+    )
 
 
 def game_by_public_id(public_id: str) -> Game | None:
@@ -162,16 +272,22 @@ def game_by_public_id(public_id: str) -> Game | None:
 
 def invitations(user) -> list[Game]:
     """Games not started yet where ``user`` holds an invitation: the lobby's notices (not those
-    from a player ``user`` blocked: a block is silent, seating.visible_invitations)."""
+    from a player ``user`` blocked: a block is silent, seating.visible_invitations); one query
+    through seat_unsettled_idx, and one for their seats."""
     games = list(
-        Game.objects.filter(
-            status=Game.Status.OPEN, seats__user=user, seats__kind=Seat.Kind.INVITED
+        Game.objects.listed()
+        .filter(
+            status=Game.Status.OPEN,
+            seats__user=user,
+            seats__kind=Seat.Kind.INVITED,
+            seats__final_place__isnull=True,  # seat_unsettled_idx
         )
         .select_related("created_by")
-        .prefetch_related("seats__user")
-        .order_by("-created_at")
+        .order_by("-created_at")[:CURRENT_LISTED]
     )
-    return seating.visible_invitations(user, games)
+    games = seating.visible_invitations(user, games)
+    _prefetch_seats(games)
+    return games
 
 
 WATCH_LISTED = 20
@@ -180,18 +296,23 @@ WATCH_LISTED = 20
 def watchable_games():
     """Public games in play, the most recently moved first: the lobby's "watch" list."""
     return (
-        Game.objects.filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
+        Game.objects.listed()
+        .filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
         .order_by("-turn_started_at")
-        .prefetch_related("seats__user")[:WATCH_LISTED]
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))[
+            :WATCH_LISTED
+        ]
     )
 
 
 def open_games(user=None):
     """Games taking players, without those where someone seated has blocked ``user``."""
-    games = Game.objects.open_to_join()
+    games = Game.objects.open_to_join().listed()
     if user is not None and user.is_authenticated:
         games = games.exclude(seats__user__blocks_made__blocked=user)
-    return games.select_related("created_by").prefetch_related("seats__user")
+    return games.select_related("created_by").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
 
 
 def seat_snapshot(game: Game, seat: Seat | None) -> dict | None:
@@ -269,28 +390,69 @@ class PlayerStats:
     average_score: float | None
 
 
+# A finished game's transaction commits within this long of its finished_at: the counts of
+# player_stats look this far back past their last count (and skip the games counted then).
+STATS_MARGIN = timedelta(minutes=2)
+
+
 def player_stats(user) -> PlayerStats:
     """Games played and won, and the average score, over the user's finished games.
 
     A seat the computer took over still counts for its player. Aborted games count for nothing.
     Places and scores were written once when each game finished (services.ratings.record_results,
     from the engine's final position: R8), so a profile view re-scores nothing.
+
+    The sums are kept in the cache with the time they were counted to: a view counts only the
+    player's games finished since (through game_finished_idx), so that a profile costs the same
+    after 10 games or 100,000 (issue #25); a missing entry (a first view, an emptied cache)
+    counts everything once, from seat_results_idx alone. A game finished just before the last
+    count might have committed after it: the count looks STATS_MARGIN further back and skips
+    the games it counted then.
     """
-    totals = Seat.objects.filter(
-        user=user,
-        kind=Seat.Kind.HUMAN,
-        game__status=Game.Status.FINISHED,
-        final_place__isnull=False,
-    ).aggregate(
-        played=Count("pk"),
-        # a shared first place is a win for each of its players
-        won=Count("pk", filter=Q(final_place=1)),
-        average=Avg("final_score"),
-    )
-    average = totals["average"]
+    key = f"player-stats:{user.pk}:{user.date_joined.timestamp():.6f}"
+    known = cache.get(key)
+    cut = timezone.now() - STATS_MARGIN
+    # A seat has a place once its game has finished (record_results, in the transaction that
+    # finishes it; a finished game is never aborted).
+    settled = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN, final_place__isnull=False)
+    finished = Game.objects.filter(status=Game.Status.FINISHED)  # game_finished_idx
+    if known is None:
+        # The first count: the sums of the games finished before the cut from seat_results_idx
+        # alone, then the games finished since, one by one as later counts read them.
+        since = cut
+        recent_ids = finished.filter(finished_at__gt=cut).values("pk")
+        totals = settled.exclude(game_id__in=recent_ids).aggregate(
+            played=Count("pk"),
+            # a shared first place is a win for each of its players
+            won=Count("pk", filter=Q(final_place=1)),
+            scored=Count("final_score"),
+            total=Sum("final_score"),
+        )
+        sums = {name: value or 0 for name, value in totals.items()}
+        counted = {}
+    else:
+        since = known["cut"]
+        sums = {name: known[name] for name in ("played", "won", "scored", "total")}
+        counted = known["recent"]
+    recent = {game_id: when for game_id, when in counted.items() if when > cut}
+    window = settled.filter(game__in=finished.filter(finished_at__gt=since))
+    for game_id, when, place, score in window.values_list(
+        "game_id", "game__finished_at", "final_place", "final_score"
+    ):
+        if game_id in counted:
+            continue
+        sums["played"] += 1
+        sums["won"] += place == 1
+        if score is not None:
+            sums["scored"] += 1
+            sums["total"] += score
+        if when > cut:
+            recent[game_id] = when  # the next count skips it
+    cache.set(key, {**sums, "cut": cut, "recent": recent}, timeout=None)
+    average = sums["total"] / sums["scored"] if sums["scored"] else None
     return PlayerStats(
-        played=totals["played"],
-        won=totals["won"],
+        played=sums["played"],
+        won=sums["won"],
         average_score=round(average, 1) if average is not None else None,
     )
 
@@ -298,15 +460,23 @@ def player_stats(user) -> PlayerStats:
 RECENT_GAMES = 10
 
 
-def recent_results(user, limit: int = RECENT_GAMES) -> list[dict]:
-    """The player's last finished games, newest first: when, mode, the others at the table,
-    their place and score (written once at the end, never re-scored here)."""
-    seats = (
-        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED, final_place__isnull=False)
-        .select_related("game")
-        .prefetch_related("game__seats__user")
-        .order_by("-game__finished_at", "-game__pk")[:limit]
+def recent_results(user, viewer, limit: int = RECENT_GAMES) -> list[dict]:
+    """The player's last finished games that ``viewer`` may see (visible_to), newest first:
+    when, mode, the others at the table, their place and score (written once at the end, never
+    re-scored here). Read backwards through seat_history_idx, a page's worth whatever the
+    history; no game's state."""
+    seats = list(
+        _listed_seats(
+            visible_to(
+                Seat.objects.filter(
+                    user=user, game__status=Game.Status.FINISHED, final_place__isnull=False
+                ),
+                viewer,
+                via="game",
+            ).order_by("-game_id")
+        )[:limit]
     )
+    _prefetch_seats([seat.game for seat in seats])
     out = []
     for seat in seats:
         game = seat.game

@@ -41,6 +41,7 @@ from openskill.models import BradleyTerryFull
 
 from games import engine
 from games.models import Game, Rating, RatingChange, Seat
+from games.selectors import visible_to
 
 MODEL = BradleyTerryFull()
 COMPUTER_SIGMA = 2.0
@@ -203,20 +204,28 @@ def leaderboard(mode: str, *, limit: int = 100) -> list[Standing]:
     ]
 
 
-def player_ratings(user) -> list[dict]:
-    """Each mode's rating of a player with its history and chart, for the profile."""
+# The rating chart's games: the last ones, so that the chart costs the same after 10 games or
+# 100,000 (issue #25).
+CHART_GAMES = 100
+
+
+def player_ratings(user, viewer=None) -> list[dict]:
+    """Each mode's rating of a player with its chart, for the profile. The chart draws the last
+    CHART_GAMES rated games that ``viewer`` may see (selectors.visible_to: a private game's
+    result is not shown to a stranger, issue #24 G4), read backwards through
+    rating_history_idx."""
     out = []
+    ratings = {r.mode: r for r in Rating.objects.filter(user=user)}
     for mode, label in Game.Mode.choices:
-        row = Rating.objects.filter(user=user, mode=mode).first()
+        row = ratings.get(mode)
         if row is None:
             continue
-        points = list(
-            RatingChange.objects.filter(user=user, mode=mode).values_list("after", flat=True)
-        )
-        before = RatingChange.objects.filter(user=user, mode=mode).values_list("before", flat=True)[
-            :1
-        ]
-        series = list(before) + points
+        changes = list(
+            visible_to(RatingChange.objects.filter(user=user, mode=mode), viewer, via="game")
+            .order_by("-created_at", "-pk")
+            .values_list("before", "after")[:CHART_GAMES]
+        )[::-1]
+        series = [changes[0][0], *(after for _before, after in changes)] if changes else []
         out.append(
             {
                 "mode": mode,

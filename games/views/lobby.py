@@ -26,7 +26,7 @@ def home(request):
     games = list(selectors.open_games(request.user)[:50])
     your_turn, invitations = [], []
     if request.user.is_authenticated:
-        your_turn = selectors.my_games(request.user)["your_turn"][:YOUR_TURN_ON_HOME]
+        your_turn = selectors.your_turn(request.user, limit=YOUR_TURN_ON_HOME)
         invitations = selectors.invitations(request.user)
     watch = list(selectors.watchable_games())
     context = {
@@ -84,7 +84,9 @@ def game_new(request):
 @login_required
 @require_GET
 def my_games(request):
-    groups = selectors.my_games(request.user)
+    """A page of the player's games: current ones first, then finished ones a page at a time
+    (``?before=<public id>``: the games older than that one)."""
+    page = selectors.my_games(request.user, before=request.GET.get("before", ""))
     sections = [
         ("your_turn", _("Your turn")),
         ("waiting", _("Waiting for others")),
@@ -92,8 +94,11 @@ def my_games(request):
         ("finished", _("Finished")),
     ]
     context = {
-        "sections": [{"key": key, "title": title, "games": groups[key]} for key, title in sections],
-        "any_games": any(groups.values()),
+        "sections": [
+            {"key": key, "title": title, "games": getattr(page, key)} for key, title in sections
+        ],
+        "any_games": any(getattr(page, key) for key, _title in sections),
+        "page": page,
     }
     return render(request, "games/mine.html", context)
 

@@ -19,8 +19,8 @@ def profile(request, username: str):
         {
             "player": player,
             "stats": player_stats(player),
-            "recent": recent_results(player),
-            "ratings": player_ratings(player),
+            "recent": recent_results(player, request.user),
+            "ratings": player_ratings(player, request.user),
             "blocked": blocked,
         },
     )
