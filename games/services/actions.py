@@ -114,35 +114,43 @@ def submit(
             new = engine.apply(state, action)
         except IllegalAction as exc:
             raise Refused(str(exc)) from None
-        try:
-            with transaction.atomic():
-                Action.objects.create(
-                    game=game,
-                    ply=game.ply + 1,
-                    seat=controller,
-                    user=user,
-                    by_ai=by_ai,
-                    payload=action,
-                    events=new.events,
-                    key=key,
-                )
-        except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
-            raise Conflict(_("this move was already recorded")) from None
-        game.ply += 1
-        game.state = new.to_json()
-        if new.controller() != controller or new.over:
-            game.turn_started_at = timezone.now()
-        game.to_move_seat = new.controller()
-        if new.over:
-            game.status = Game.Status.FINISHED
-            game.finished_at = timezone.now()
-            ratings.record_results(game, new)  # places, scores and ratings: once, here
+        record(game, new, seat=controller, user=user, action=action, key=key)
         if not by_ai:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
         game.save()
         after_change(game, new, turn_changed=new.controller() != controller)
     return SubmitResult(ply=game.ply, duplicate=False)
+
+
+def record(game: Game, new: State, *, seat: int, user, action: dict, key: str = "") -> None:
+    """Append ``action`` (sent by ``seat``; ``user`` None: the computer) to the locked ``game``
+    and move its snapshot, clock and status to ``new``; the caller saves the game. Shared by
+    every write that plays an engine action (a move, a resignation: games.services.resign)."""
+    controller = game.to_move_seat
+    try:
+        with transaction.atomic():
+            Action.objects.create(
+                game=game,
+                ply=game.ply + 1,
+                seat=seat,
+                user=user,
+                by_ai=user is None,
+                payload=action,
+                events=new.events,
+                key=key,
+            )
+    except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
+        raise Conflict(_("this move was already recorded")) from None
+    game.ply += 1
+    game.state = new.to_json()
+    if new.controller() != controller or new.over:
+        game.turn_started_at = timezone.now()
+    game.to_move_seat = new.controller()
+    if new.over:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        ratings.record_results(game, new)  # places, scores and ratings: once, here
 
 
 def owned_key(key: str, *, user, by_ai: bool) -> str:

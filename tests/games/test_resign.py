@@ -1,0 +1,126 @@
+"""Resigning through the write path (games.services.resign): a two-player resignation finishes the
+game with the other player first and rates it as a loss; with four players the others play on;
+bad requests change nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games import engine, services
+from games.models import Action, Game, RatingChange, Seat
+from games.services import SeatSpec
+from games.services.resign import game_resign
+
+
+def snapshot(game: Game):
+    game.refresh_from_db()
+    return (game.ply, game.status, json.dumps(game.state, sort_keys=True), Action.objects.count())
+
+
+def play_setup(game: Game, users: dict) -> None:
+    """Every colour's setup piece on a corner (R3.1), by whoever controls it."""
+    for corner in ("a1", "t1", "t20", "a20"):
+        game.refresh_from_db()
+        seat = game.current_state().controller()
+        services.action_submit(
+            game=game, user=users[seat], action={"place": corner}, expected_ply=game.ply
+        )
+    game.refresh_from_db()
+
+
+def classic(players, creator, *invited, rated=True) -> Game:
+    seats = [SeatSpec(Seat.Kind.HUMAN)] + [
+        SeatSpec(Seat.Kind.INVITED, username=u.username) for u in invited
+    ]
+    game = services.game_create(
+        creator=creator, mode="classic", players=players, seats=seats, rated=rated
+    )
+    for user in invited:
+        services.game_join(game=game, user=user)
+    game.refresh_from_db()
+    return game
+
+
+def test_r8_3_a_two_player_resignation_ends_the_game_and_rates_it_a_loss(alice, bob):
+    game = classic(2, alice, bob)
+    play_setup(game, {0: alice, 1: bob})
+    game_resign(game=game, user=bob)  # not bob's turn: a resignation may come any time
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.finished_at is not None
+    places = dict(game.seats.values_list("user__username", "final_place"))
+    assert places == {"alice": 1, "bob": 2}
+    changes = {c.user.username: c.after - c.before for c in RatingChange.objects.filter(game=game)}
+    assert changes["alice"] > 0 > changes["bob"]
+    last = Action.objects.filter(game=game).order_by("-ply").first()
+    assert last.payload == {"resign": "yellow"} and last.seat == 1 and last.user == bob
+    assert any(e["event"] == "resign" for e in last.events)
+
+
+def test_r7_2_with_four_players_the_others_play_on(alice, bob, carol, dave):
+    game = classic(4, alice, bob, carol, dave)
+    users = {0: alice, 1: bob, 2: carol, 3: dave}
+    play_setup(game, users)
+    assert game.to_move_seat == 0
+    game_resign(game=game, user=alice)  # on her turn: it ends, bob (yellow) moves
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.to_move_seat == 1
+    state = game.current_state()
+    assert state.resigned == 1
+    with pytest.raises(services.NotAllowed):  # a resigned player has no more turns to play
+        services.action_submit(
+            game=game, user=alice, action=engine.legal_actions(state)[0], expected_ply=game.ply
+        )
+    for user in (carol, dave):
+        game_resign(game=game, user=user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    places = dict(game.seats.values_list("user__username", "final_place"))
+    assert places["bob"] == 1 and all(places[n] > 1 for n in ("alice", "carol", "dave"))
+
+
+def test_a_resignation_is_refused_and_changes_nothing_when_it_cannot_be(alice, bob, carol):
+    game = classic(2, alice, bob)
+    before = snapshot(game)
+    with pytest.raises(services.NotAllowed):
+        game_resign(game=game, user=carol)  # no seat
+    play_setup(game, {0: alice, 1: bob})
+    game_resign(game=game, user=alice)
+    before = snapshot(game)
+    with pytest.raises(services.Conflict):
+        game_resign(game=game, user=bob)  # the game is over
+    assert snapshot(game) == before
+
+
+def test_r3_1_no_resignation_in_the_setup_round_of_a_four_player_game(alice, bob, carol, dave):
+    game = classic(4, alice, bob, carol, dave)
+    before = snapshot(game)
+    with pytest.raises(services.Refused, match=r"R3\.1"):
+        game_resign(game=game, user=carol)
+    assert snapshot(game) == before
+
+
+def test_an_unrated_resignation_changes_no_rating(alice, bob):
+    game = classic(2, alice, bob, rated=False)
+    play_setup(game, {0: alice, 1: bob})
+    game_resign(game=game, user=alice)
+    assert not RatingChange.objects.filter(game=game).exists()
+    game.refresh_from_db()
+    assert game.seats.get(user=bob).final_place == 1
+
+
+def test_the_computer_never_resigns_a_players_seat(alice):
+    game = services.game_create(
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
+    )
+    game.refresh_from_db()
+    state = game.current_state()
+    # The computer chooses among the legal actions, and a resignation is never one of them.
+    assert all("resign" not in a for a in engine.legal_actions(state))
+    seat = game.seats.get(kind=Seat.Kind.AI)
+    with pytest.raises(services.NotAllowed):  # and a computer seat has no user to resign
+        game_resign(game=game, user=seat.user)
