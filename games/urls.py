@@ -1,6 +1,17 @@
 from django.urls import path
 
-from games.views import chat, game, help, history, lobby, pentobi, profiles, ratings, rematch
+from games.views import (
+    chat,
+    concede,
+    game,
+    help,
+    history,
+    lobby,
+    pentobi,
+    profiles,
+    ratings,
+    rematch,
+)
 
 urlpatterns = [
     path("", lobby.home, name="home"),
@@ -23,6 +34,7 @@ urlpatterns = [
     ),
     path("games/<str:public_id>/panel/", game.panel, name="game_panel"),
     path("games/<str:public_id>/act/", game.act, name="game_act"),
+    path("games/<str:public_id>/resign/", concede.resign, name="game_resign"),
     path("games/<str:public_id>/rematch/", rematch.rematch, name="game_rematch"),
     path("games/<str:public_id>/replay/", history.replay, name="game_replay"),
     path("games/<str:public_id>/record.json", history.record, name="game_record"),

@@ -34,6 +34,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors, services
 from games.models import Game, Seat
+from games.presenters import concede
 from games.presenters import game as presenter
 from games.translations import rule_message
 
@@ -181,6 +182,9 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
     )
     ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
     ctx["time_left"] = time_left(clock)
+    ctx["concede"] = concede.controls(
+        snapshot["view"], seat.index if seat is not None else None, rated=game.rated
+    )
     return ctx
 
 

@@ -124,3 +124,28 @@ def test_the_computer_never_resigns_a_players_seat(alice):
     seat = game.seats.get(kind=Seat.Kind.AI)
     with pytest.raises(services.NotAllowed):  # and a computer seat has no user to resign
         game_resign(game=game, user=seat.user)
+
+
+def test_the_game_page_offers_resign_with_a_confirm_step_and_the_post_resigns(client, alice, bob):
+    game = classic(2, alice, bob)
+    play_setup(game, {0: alice, 1: bob})
+    client.force_login(bob)
+    page = client.get(f"/games/{game.public_id}/").content.decode()
+    assert 'id="resign"' in page and "Yes, resign" in page
+    assert "This game is rated: it counts as a loss." in page
+    response = client.post(f"/games/{game.public_id}/resign/", follow=True)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "You resigned." in page and 'id="resign"' not in page
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+
+
+def test_a_spectator_sees_no_resign_and_cannot_post_one(client, alice, bob, carol):
+    game = classic(2, alice, bob)
+    play_setup(game, {0: alice, 1: bob})
+    client.force_login(carol)
+    assert 'id="resign"' not in client.get(f"/games/{game.public_id}/").content.decode()
+    before = snapshot(game)
+    client.post(f"/games/{game.public_id}/resign/")
+    assert snapshot(game) == before
