@@ -35,6 +35,7 @@ urlpatterns = [
     path("games/<str:public_id>/panel/", game.panel, name="game_panel"),
     path("games/<str:public_id>/act/", game.act, name="game_act"),
     path("games/<str:public_id>/resign/", concede.resign, name="game_resign"),
+    path("games/<str:public_id>/takeback/", concede.takeback, name="game_takeback"),
     path("games/<str:public_id>/rematch/", rematch.rematch, name="game_rematch"),
     path("games/<str:public_id>/replay/", history.replay, name="game_replay"),
     path("games/<str:public_id>/record.json", history.record, name="game_record"),

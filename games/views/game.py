@@ -36,6 +36,7 @@ from games import selectors, services
 from games.models import Game, Seat
 from games.presenters import concede
 from games.presenters import game as presenter
+from games.selectors import takebacks
 from games.translations import rule_message
 
 from .links import Links
@@ -183,7 +184,10 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
     ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
     ctx["time_left"] = time_left(clock)
     ctx["concede"] = concede.controls(
-        snapshot["view"], seat.index if seat is not None else None, rated=game.rated
+        snapshot["view"],
+        seat.index if seat is not None else None,
+        rated=game.rated,
+        takeback=takebacks.facts(game, seat, labels or selectors.seat_labels(game)),
     )
     return ctx
 
@@ -203,11 +207,21 @@ def _cache_key(game: Game, seat: Seat | None, params, links, labels) -> str:
     the game's status, who looks, in which language, the names at the table, and the selection."""
     viewer = "spectator" if seat is None else f"{seat.index}:{int(seat.ai_takeover)}"
     selection = [params.get(k, "") for k in SELECTION]
-    position = json.dumps([game.state, game.status, game.to_move_seat, str(game.turn_started_at)])
+    position = json.dumps(
+        [game.state, game.status, game.to_move_seat, str(game.turn_started_at), _takeback(game)]
+    )
     language = translation.get_language()
     facts = json.dumps([position, viewer, language, links.token, selection, sorted(labels.items())])
     digest = hashlib.blake2b(facts.encode(), digest_size=16).hexdigest()
     return f"panel:{game.public_id}:{game.ply}:{digest}"
+
+
+def _takeback(game: Game) -> list:
+    """The take back facts the panel shows (a request, its answers): part of the cache key."""
+    if game.rated:
+        return []
+    rows = game.takebacks.filter(at_ply=game.ply).values_list("pk", "status", "answers")
+    return [list(r) for r in rows]
 
 
 def _cached_panel(request, game, seat, params, links) -> str:

@@ -61,6 +61,7 @@
   let latest = 0; // the newest ply heard of
   let inFlight = false;
   let again = false;
+  let reset = false; // a take back moved the game back: take the next response whatever its ply
 
   function plyOf(html) {
     const found = /id="game"[^>]*?data-ply="(\d+)"/.exec(html);
@@ -93,7 +94,8 @@
       })
       .then(function (html) {
         const ply = plyOf(html);
-        if (ply !== null && ply >= shownPly() && document.getElementById("game")) {
+        if (ply !== null && (reset || ply >= shownPly()) && document.getElementById("game")) {
+          reset = false;
           htmx.swap("#game", html, { swapStyle: "outerHTML" });
         }
       })
@@ -126,6 +128,10 @@
       if (message.type === "game.changed") {
         latest = Math.max(latest, Number(message.ply));
         if (latest !== shownPly()) refreshGame();
+      } else if (message.type === "game.reset") {
+        latest = Number(message.ply);
+        reset = true;
+        refreshGame();
       } else if (message.type === "game.seats") {
         refreshGame();
       } else if (message.type === "chat.posted") {
