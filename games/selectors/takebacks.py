@@ -3,6 +3,7 @@ waiting at the game's ply, and what the game page shows a viewer about them."""
 
 from __future__ import annotations
 
+from games import engine
 from games.models import Action, Game, Seat, TakeBack
 
 
@@ -38,12 +39,34 @@ def may_ask(game: Game, seat: Seat | None, move: list[Action]) -> bool:
     )
 
 
+def rebuilt(game: Game, from_ply: int) -> engine.State:
+    """The state before ``from_ply``: the first position and the record's actions before it."""
+    state = game.initial_state()
+    for payload in Action.objects.filter(game=game, ply__lt=from_ply).values_list(
+        "payload", flat=True
+    ):
+        state = engine.apply(state, payload)
+    return state
+
+
+def drew(before: engine.State, after: engine.State) -> bool:
+    """Whether a card left a draw pile between the two states (R3.2, R5.4, R6.3)."""
+    return any(len(after.piles[o]) < len(before.piles[o]) for o in before.owners())
+
+
+def about_now(game: Game):
+    """The take backs asked about the game's current position: at its ply, and since its last
+    action (a ply taken back is played again: older requests at that ply were about another
+    move)."""
+    last = Action.objects.filter(game=game).order_by("-ply").values("created_at").first()
+    rows = TakeBack.objects.filter(game=game, at_ply=game.ply)
+    return rows.filter(created_at__gte=last["created_at"]) if last else rows
+
+
 def pending(game: Game) -> TakeBack | None:
-    """The take back waiting for answers at the game's current ply, if any (a move since lapsed
-    it)."""
-    return TakeBack.objects.filter(
-        game=game, status=TakeBack.Status.PENDING, at_ply=game.ply
-    ).first()
+    """The take back waiting for answers at the game's current position, if any (a move since
+    lapsed it)."""
+    return about_now(game).filter(status=TakeBack.Status.PENDING).first()
 
 
 def facts(game: Game, seat: Seat | None, labels: dict[int, str]) -> dict | None:
@@ -61,11 +84,16 @@ def facts(game: Game, seat: Seat | None, labels: dict[int, str]) -> dict | None:
             "answer": request.seat != seat.index and seat.index not in answered,
             "answered": seat.index in answered,
         }
-    declined = TakeBack.objects.filter(
-        game=game, at_ply=game.ply, status=TakeBack.Status.DECLINED
-    ).first()
+    declined = about_now(game).filter(status=TakeBack.Status.DECLINED).first()
     if declined is not None:
         return {"declined": True, "mine": declined.seat == seat.index}
-    if may_ask(game, seat, last_move(game)):
+    move = last_move(game)
+    if may_ask(game, seat, move):
+        # A setup placement draws without an event (R3.2): in Shuffle, look (cache misses only:
+        # the panel is cached per position).
+        if game.mode == Game.Mode.SHUFFLE and drew(
+            rebuilt(game, move[0].ply), game.current_state()
+        ):
+            return None
         return {"can_ask": True}
     return None

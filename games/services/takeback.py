@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.live import nudges
 from games.models import Action, Game, Seat, TakeBack
-from games.selectors.takebacks import last_move, pending
+from games.selectors.takebacks import about_now, drew, last_move, pending, rebuilt
 from games.services.actions import after_change, locked
 from games.services.errors import Conflict, NotAllowed, Refused
 
@@ -51,18 +51,19 @@ def takeback_request(*, game: Game, user) -> TakeBack:
             raise Refused(_("the computer played this move for you: it cannot be taken back"))
         if any("resign" in a.payload for a in move):
             raise Refused(_("a resignation cannot be taken back"))
-        if (
-            pending(game) is not None
-            or TakeBack.objects.filter(game=game, at_ply=game.ply).exists()
-        ):
+        if about_now(game).exists():
             raise Conflict(_("a take back of this move has been asked for already"))
-        before = _rebuild(game, move[0].ply)
-        if _drew(before, game.current_state()):
+        before = rebuilt(game, move[0].ply)
+        if drew(before, game.current_state()):
             raise Refused(
                 _("this move drew a card, which its player has seen: it cannot be taken back (R9)")
             )
         answerers = _answerers(game, seat.index)
         answers = {str(s.index): True for s in answerers if s.is_ai}
+        # Requests left pending at this ply by an earlier position (a move lapsed them) close.
+        TakeBack.objects.filter(game=game, at_ply=game.ply, status=TakeBack.Status.PENDING).update(
+            status=TakeBack.Status.DECLINED, decided_at=timezone.now()
+        )
         request = TakeBack.objects.create(
             game=game,
             seat=seat.index,
@@ -99,25 +100,10 @@ def takeback_answer(*, game: Game, user, accept: bool) -> TakeBack:
             return request
         request.save(update_fields=["answers"])
         if all(request.answers.get(str(s.index)) for s in answerers):
-            _take_back(game, request, _rebuild(game, request.from_ply))
+            _take_back(game, request, rebuilt(game, request.from_ply))
         else:
             _refetch(game)
     return request
-
-
-def _rebuild(game: Game, from_ply: int) -> engine.State:
-    """The state before ``from_ply``: the first position and the record's actions before it."""
-    state = game.initial_state()
-    for payload in Action.objects.filter(game=game, ply__lt=from_ply).values_list(
-        "payload", flat=True
-    ):
-        state = engine.apply(state, payload)
-    return state
-
-
-def _drew(before: engine.State, after: engine.State) -> bool:
-    """Whether a card left a draw pile between the two states (R3.2, R5.4, R6.3)."""
-    return any(len(after.piles[o]) < len(before.piles[o]) for o in before.owners())
 
 
 def _take_back(game: Game, request: TakeBack, state: engine.State) -> None:

@@ -163,3 +163,23 @@ def test_the_page_offers_the_take_back_and_the_answer(alice, bob):
     assert "You accepted the take back." in response.content.decode()
     game.refresh_from_db()
     assert game.ply == 0
+
+
+def test_a_ply_played_again_after_a_take_back_may_be_taken_back_again(alice, bob, carol):
+    game = make(alice, bob, carol)
+    move(game, alice, {"place": "a1"})
+    takeback_request(game=game, user=alice)
+    move(game, bob, {"place": "t1"})  # lapses it (still "pending" at ply 1)
+    takeback_request(game=game, user=bob)
+    takeback_answer(game=game, user=alice, accept=True)
+    takeback_answer(game=game, user=carol, accept=True)
+    game.refresh_from_db()
+    assert game.ply == 1  # back at ply 1, where alice's lapsed request was asked
+    move(game, bob, {"place": "t20"})
+    move(game, carol, {"place": "a20"})
+    game.refresh_from_db()
+    takeback_request(game=game, user=carol)  # at ply 3: a new question
+    takeback_answer(game=game, user=alice, accept=True)
+    takeback_answer(game=game, user=bob, accept=True)
+    game.refresh_from_db()
+    assert game.ply == 2
