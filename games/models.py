@@ -537,3 +537,71 @@ class DigestNotice(models.Model):
 
     def __str__(self) -> str:
         return f"digest for {self.user} on {self.day}: {self.status}"
+
+
+class PushSubscription(models.Model):
+    """One device (browser) that asked for Web Push notices (games.jobs.push): the endpoint of
+    its push service and the keys its notices are encrypted for. Removed when the push service
+    says the device has gone (404/410) or the player turns it off."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)  # the device's public key (base64url)
+    auth = models.CharField(max_length=100)  # its authentication secret (base64url)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} device {self.pk}"
+
+
+class NoticeSettings(models.Model):
+    """Which notices a player wants on their devices and chat webhook (games.jobs.push): "your
+    turn", "invitation", "game over". A player without a row wants all three."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_settings"
+    )
+    turn = models.BooleanField(_("When it is my turn"), default=True)
+    invite = models.BooleanField(_("When I am invited to a game"), default=True)
+    over = models.BooleanField(_("When a game of mine ends"), default=True)
+    # Discord- or Slack-compatible incoming webhook (https), or blank.
+    webhook_url = models.URLField(_("Chat webhook URL"), max_length=500, blank=True)
+
+    def __str__(self) -> str:
+        return f"notices of {self.user}"
+
+    def wants(self, kind: str) -> bool:
+        return bool(getattr(self, kind, False))
+
+
+class DeviceNotice(models.Model):
+    """One push or webhook notice about one game event to one player, claimed before it is
+    sent (like TurnNotice): a task delivered twice, or retried after it went out, sends nothing
+    again."""
+
+    class Channel(models.TextChoices):
+        PUSH = "push", "Web Push"
+        WEBHOOK = "webhook", "Webhook"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10)  # turn, invite, over
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    status = models.CharField(
+        max_length=10, choices=TurnNotice.Status.choices, default=TurnNotice.Status.PENDING
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "ply", "kind", "channel"], name="devicenotice_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} {self.kind} to {self.user} ({self.game.public_id} ply {self.ply})"

@@ -3,6 +3,7 @@ from django.urls import path
 from games.views import (
     chat,
     concede,
+    devices,
     game,
     help,
     history,
@@ -45,4 +46,9 @@ urlpatterns = [
     path("report/", chat.report, name="report"),
     path("leaderboard/", ratings.leaderboard, name="leaderboard"),
     path("players/<str:username>/", profiles.profile, name="profile"),
+    path("settings/notifications/", devices.notices, name="notices"),
+    path("settings/notifications/subscribe/", devices.subscribe, name="push_subscribe"),
+    path("settings/notifications/unsubscribe/", devices.unsubscribe, name="push_unsubscribe"),
+    path("sw.js", devices.service_worker, name="service_worker"),
+    path("manifest.webmanifest", devices.manifest, name="manifest"),
 ]

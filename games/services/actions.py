@@ -17,7 +17,7 @@ from games import engine, jobs
 from games.engine import IllegalAction, State
 from games.live import nudges
 from games.models import Action, Game, Seat
-from games.services import ratings
+from games.services import notify, ratings
 from games.services.errors import Conflict, NotAllowed, Refused, StalePly
 
 User = get_user_model()
@@ -177,6 +177,8 @@ def after_change(game: Game, state: State, *, turn_changed: bool = True) -> None
     # lost nudge is made up by the pages' keepalive and resync (static/js/live.js).
     transaction.on_commit(lambda: nudges.game_changed(public_id, ply), robust=True)
     if state.over:
+        humans = game.seats.filter(kind=Seat.Kind.HUMAN).values_list("user_id", flat=True)
+        notify.devices_told(game_id=game_id, ply=ply, user_ids=list(humans), kind="over")
         return
     seat = game.seats.select_related("user").get(index=state.controller())
     if seat.is_ai:
@@ -184,6 +186,7 @@ def after_change(game: Game, state: State, *, turn_changed: bool = True) -> None
     elif seat.user_id is not None and turn_changed:
         user_id, title = seat.user_id, nudges.turn_title(game)
         transaction.on_commit(lambda: nudges.your_turn(user_id, public_id, title), robust=True)
+        notify.devices_told(game_id=game_id, ply=ply, user_ids=[user_id], kind="turn")
         if seat.user.email_turns == User.EmailTurns.EVERY:
             # ``ply`` is where this turn begins: the task sends nothing once it has been played.
             # Robust: a mail server that is down must not turn a committed move into an error.

@@ -16,6 +16,7 @@ from games import engine, jobs
 from games.live import nudges
 from games.models import Game, Seat
 from games.selectors import seating
+from games.services import notify
 from games.services.actions import after_change, locked, seat_for
 from games.services.errors import Conflict, GameError, NotAllowed
 
@@ -136,6 +137,7 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
             lambda u=user_id: jobs.queue("send_invite_email", game_id, u), robust=True
         )
         transaction.on_commit(lambda u=user_id: nudges.your_turn(u, public_id, title), robust=True)
+    notify.devices_told(game_id=game_id, ply=0, user_ids=user_ids, kind="invite")
 
 
 def rematch_seats(game: Game, user) -> list[SeatSpec]:

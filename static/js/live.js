@@ -143,6 +143,30 @@
     });
   }
 
+  // A short optional chime when a notice arrives (Settings > Notifications: kept per browser).
+  // Drawn with WebAudio: no sound file to download.
+  function turnSound(force) {
+    if (!force && localStorage.getItem("blokus.turnSound") !== "1") return;
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      const audio = new Context();
+      [660, 880].forEach(function (pitch, i) {
+        const tone = audio.createOscillator();
+        const level = audio.createGain();
+        const start = audio.currentTime + i * 0.12;
+        tone.frequency.value = pitch;
+        level.gain.setValueAtTime(0.08, start);
+        level.gain.exponentialRampToValueAtTime(0.0001, start + 0.25);
+        tone.connect(level).connect(audio.destination);
+        tone.start(start);
+        tone.stop(start + 0.26);
+      });
+      setTimeout(function () { audio.close(); }, 800);
+    } catch (e) { /* a browser that refuses audio: stay silent */ }
+  }
+  window.blokusTurnSound = function () { turnSound(true); };
+
   function toast(text, href) {
     const box = document.createElement("a");
     box.className = "toast";
@@ -159,6 +183,7 @@
     const title = document.title;
     socket(path, function (message) {
       if (message.type !== "your.turn") return;
+      turnSound();
       const here = document.getElementById("game");
       if (here && here.dataset.game === message.game) return; // the board already shows it
       document.title = "(●) " + title;
