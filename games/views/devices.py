@@ -33,6 +33,11 @@ class NoticeForm(forms.ModelForm):
     class Meta:
         model = NoticeSettings
         fields = ["turn", "invite", "over", "webhook_url"]
+        widgets = {
+            "webhook_url": forms.URLInput(
+                attrs={"style": "width: 100%; max-width: 40rem", "placeholder": "https://"}
+            )
+        }
 
 
 @login_required

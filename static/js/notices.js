@@ -31,12 +31,19 @@
     });
   }
 
-  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !box.dataset.key) {
-    say("unsupported");
+  // The service worker also makes the site installable (with the manifest): register it even
+  // where this site or browser has no Web Push.
+  const registered = "serviceWorker" in navigator
+    ? navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    : Promise.reject(new Error("no service worker"));
+  if (!("PushManager" in window) || !box.dataset.key) {
+    registered.catch(function () {});
+    if (!box.dataset.key) status.textContent = status.textContent || box.dataset.unsupported;
+    else say("unsupported");
     enable.disabled = true;
     disable.disabled = true;
   } else {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function (registration) {
+    registered.then(function (registration) {
       return registration.pushManager.getSubscription();
     }).then(function (subscription) {
       say(subscription ? "on" : "off");
