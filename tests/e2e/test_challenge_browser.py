@@ -23,7 +23,7 @@ def test_a_challenge_from_a_profile_is_accepted_and_the_rematch_rotates(
 ):
     context, page = page_for(browser, site, alice, f"{site.url}/players/bob/", viewport=PHONE)
     page.screenshot(path=str(screenshots / "challenge-profile-360.png"), full_page=True)
-    page.get_by_role("link", name="Challenge").click()
+    page.get_by_role("button", name="Challenge").click()
     page.wait_for_url("**/games/new/?challenge=bob")
     assert "bob is invited to seat 2" in page.locator(".challenge-note").inner_text()
     assert page.input_value("input[name=seat1_username]") == "bob"

@@ -71,9 +71,9 @@ def test_a_four_player_rematch_moves_everyone_one_seat_round(alice, bob, carol):
 
 def test_a_profile_has_a_challenge_button_that_invites_the_player(alice, bob):
     page = client_for(alice).get("/players/bob/").content.decode()
-    assert 'href="/games/new/?challenge=bob"' in page and "Challenge" in page
-    assert "?challenge=" not in client_for(bob).get("/players/bob/").content.decode()  # oneself
-    assert "?challenge=" not in client_for(None).get("/players/bob/").content.decode()
+    assert 'name="challenge" value="bob"' in page and "Challenge" in page
+    assert 'name="challenge"' not in client_for(bob).get("/players/bob/").content.decode()  # self
+    assert 'name="challenge"' not in client_for(None).get("/players/bob/").content.decode()
     form = client_for(alice).get("/games/new/?challenge=bob").content.decode()
     assert "bob is invited to seat 2" in form
     assert 'name="seat1_username" value="bob"' in form
@@ -94,4 +94,4 @@ def test_a_blocked_player_shows_no_challenge_button(alice, bob):
     from accounts.models import Block
 
     Block.objects.create(blocker=alice, blocked=bob)
-    assert "?challenge=" not in client_for(alice).get("/players/bob/").content.decode()
+    assert 'name="challenge"' not in client_for(alice).get("/players/bob/").content.decode()
