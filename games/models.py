@@ -295,6 +295,9 @@ class Action(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # Undone by an accepted take back: no longer part of the record (its ply is played again).
     taken_back = models.BooleanField(default=False)
+    # Sent while another seat decided (a resignation out of turn): that seat's turn goes on, so
+    # this action does not start it (games.selectors.turns.turn_start_ply).
+    out_of_turn = models.BooleanField(default=False)
 
     every = models.Manager()
     objects = LiveActions()

@@ -123,7 +123,9 @@ def submit(
     return SubmitResult(ply=game.ply, duplicate=False)
 
 
-def record(game: Game, new: State, *, seat: int, user, action: dict, key: str = "") -> None:
+def record(
+    game: Game, new: State, *, seat: int, user, action: dict, key: str = "", out_of_turn=False
+) -> None:
     """Append ``action`` (sent by ``seat``; ``user`` None: the computer) to the locked ``game``
     and move its snapshot, clock and status to ``new``; the caller saves the game. Shared by
     every write that plays an engine action (a move, a resignation: games.services.resign)."""
@@ -139,6 +141,7 @@ def record(game: Game, new: State, *, seat: int, user, action: dict, key: str = 
                 payload=action,
                 events=new.events,
                 key=key,
+                out_of_turn=out_of_turn,
             )
     except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
         raise Conflict(_("this move was already recorded")) from None

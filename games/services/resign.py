@@ -37,7 +37,9 @@ def game_resign(*, game: Game, user) -> Game:
             new = engine.apply(state, action)
         except IllegalAction as exc:
             raise Refused(str(exc)) from None
-        record(game, new, seat=seat.index, user=user, action=action)
+        # Out of turn when the seat deciding stays the same (and it was not the resigner's).
+        out = before != seat.index and new.controller() == before
+        record(game, new, seat=seat.index, user=user, action=action, out_of_turn=out)
         game.save()
         after_change(game, new, turn_changed=new.controller() != before)
     return game

@@ -149,3 +149,20 @@ def test_a_spectator_sees_no_resign_and_cannot_post_one(client, alice, bob, caro
     before = snapshot(game)
     client.post(f"/games/{game.public_id}/resign/")
     assert snapshot(game) == before
+
+
+def test_a_resignation_out_of_turn_does_not_restart_the_turn_of_the_player_deciding(
+    alice, bob, carol, dave
+):
+    from games.selectors.turns import turn_start_ply
+
+    game = classic(4, alice, bob, carol, dave)
+    play_setup(game, {0: alice, 1: bob, 2: carol, 3: dave})
+    began, started_at = turn_start_ply(game.pk, 0), game.turn_started_at
+    game_resign(game=game, user=carol)  # alice (blue) is deciding
+    game.refresh_from_db()
+    assert game.to_move_seat == 0 and game.turn_started_at == started_at
+    assert turn_start_ply(game.pk, 0) == began  # her turn email and reminders still match
+    game_resign(game=game, user=alice)  # on her own turn: bob's turn starts with it
+    game.refresh_from_db()
+    assert turn_start_ply(game.pk, 1) == game.ply
