@@ -166,3 +166,12 @@ def test_a_resignation_out_of_turn_does_not_restart_the_turn_of_the_player_decid
     game_resign(game=game, user=alice)  # on her own turn: bob's turn starts with it
     game.refresh_from_db()
     assert turn_start_ply(game.pk, 1) == game.ply
+
+
+def test_the_table_names_a_resigned_player_so(client, alice, bob, carol, dave):
+    game = classic(4, alice, bob, carol, dave)
+    play_setup(game, {0: alice, 1: bob, 2: carol, 3: dave})
+    game_resign(game=game, user=carol)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.public_id}/").content.decode()
+    assert "carol (resigned)" in page
