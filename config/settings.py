@@ -553,5 +553,7 @@ CELERY_BEAT_SCHEDULE = {
 # first use); otherwise Web Push is off (Settings says so) and the webhook still works.
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:noreply@localhost")
-# A webhook URL must be https (chat apps' are); plain http only where this says so (tests, dev).
+# A webhook URL must be https (chat apps' are) and, like a push endpoint, on the public internet
+# (no call into the site's own network); plain http and local addresses only where this says so
+# (tests, `make run`).
 WEBHOOK_ALLOW_HTTP = env_bool("WEBHOOK_ALLOW_HTTP", DEBUG)

@@ -21,9 +21,12 @@ it; ``manage.py vapid_key`` prints a new one.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
+import socket
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -161,11 +164,28 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) ->
     return outcome
 
 
+def outside(url: str) -> bool:
+    """Whether ``url``'s host is on the public internet: a player's webhook or push endpoint must
+    not make the worker call the site's own network (SSRF). Local addresses are allowed only with
+    settings.WEBHOOK_ALLOW_HTTP (tests, `make run`)."""
+    if settings.WEBHOOK_ALLOW_HTTP:
+        return True
+    host = urlsplit(url).hostname or ""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return False
+    return bool(addresses) and all(ipaddress.ip_address(a).is_global for a in addresses)
+
+
 def _push(device: PushSubscription, body: dict) -> bool:
     """Encrypt ``body`` for the device (RFC 8291, aes128gcm) and hand it to its push service
     with a VAPID signature. A device its service no longer knows (404, 410) is forgotten."""
     from pywebpush import WebPushException, webpush
 
+    if not outside(device.endpoint):
+        log.warning("push endpoint of device %s is not on the public internet", device.pk)
+        return False
     try:
         webpush(
             subscription_info={
@@ -197,6 +217,9 @@ def _webhook(url: str, body: dict) -> str:
     """POST a Discord- and Slack-compatible message: Discord reads ``content``, Slack ``text``."""
     text = f"{body['body']} {body['url']}"
     payload = {"content": text, "text": text, "username": "Blokus Shuffle"}
+    if not outside(url):
+        log.warning("webhook %s is not on the public internet", urlsplit(url).hostname)
+        return "refused"
     try:
         response = requests.post(url, json=payload, timeout=TIMEOUT, allow_redirects=False)
     except requests.RequestException as exc:

@@ -214,3 +214,19 @@ def test_the_notifications_page_the_service_worker_and_the_manifest(client, bob)
     manifest = client.get("/manifest.webmanifest").json()
     assert manifest["display"] == "standalone"
     assert {i["sizes"] for i in manifest["icons"]} >= {"192x192", "512x512"}
+
+
+@override_settings(WEBHOOK_ALLOW_HTTP=False)
+def test_no_notice_goes_to_an_address_inside_the_sites_network(alice, bob, stub):
+    """SSRF: a webhook or a push endpoint on a local address is never called."""
+    NoticeSettings.objects.create(user=bob, webhook_url=f"{stub.url}/hook")
+    device = push_stub.Device(f"{stub.url}/push/phone")
+    PushSubscription.objects.create(
+        user=bob, endpoint=device.endpoint, p256dh=device.p256dh, auth=device.auth
+    )
+    game = duel(alice, bob)
+    first_move(game, alice)
+    for channel in ("push", "webhook"):
+        push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel=channel)
+    assert stub.received == []
+    assert not push.outside("https://127.0.0.1/hook") and not push.outside("https://10.0.0.1/")
