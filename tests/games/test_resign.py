@@ -175,3 +175,37 @@ def test_the_table_names_a_resigned_player_so(client, alice, bob, carol, dave):
     client.force_login(alice)
     page = client.get(f"/games/{game.public_id}/").content.decode()
     assert "carol (resigned)" in page
+
+
+@pytest.mark.parametrize("level", ["beginner", "casual"])  # Expert: the same engine path, slower
+def test_the_computer_plays_on_after_a_player_resigns(alice, level):
+    """The computer's seats play a Shuffle game to its end once the human player resigned; none
+    of their moves is a resignation or a move for the resigned colour."""
+    from games.jobs.computer import play_computer_turn
+
+    game = services.game_create(
+        creator=alice,
+        mode="shuffle",
+        players=4,
+        rated=False,
+        seats=[SeatSpec(Seat.Kind.HUMAN)] + [SeatSpec(Seat.Kind.AI, level=level)] * 3,
+    )
+    for _ in range(8):  # the setup round: alice's piece, the computers' three
+        game.refresh_from_db()
+        if game.current_state().step != "setup":
+            break
+        if game.to_move_seat == 0:
+            services.action_submit(
+                game=game, user=alice, action={"place": "a1"}, expected_ply=game.ply
+            )
+        else:
+            play_computer_turn(game, game.ply, worker=False)
+    game_resign(game=game, user=alice)
+    for _ in range(40):  # a few rounds are enough: every decision is the computer's
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        assert game.to_move_seat != 0
+        play_computer_turn(game, game.ply, worker=False)
+    rows = Action.objects.filter(game=game, ply__gt=5)
+    assert rows.exists() and all("resign" not in a.payload and a.seat != 0 for a in rows)
