@@ -584,3 +584,15 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 14},
     },
 }
+
+# -- Web Push and chat webhooks (games.jobs.push) ---------------------------------------------
+# VAPID (RFC 8292): the key pair push services know this site's notices by. VAPID_PRIVATE_KEY is
+# the P-256 private key, base64url (32 raw bytes or DER), from `python -m games.jobs.push keys`;
+# the public key is derived from it. Unset: under DEBUG a key is kept in out/vapid.key (made on
+# first use); otherwise Web Push is off (Settings says so) and the webhook still works.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:noreply@localhost")
+# A webhook URL must be https (chat apps' are) and, like a push endpoint, on the public internet
+# (no call into the site's own network); plain http and local addresses only where this says so
+# (tests, `make run`).
+WEBHOOK_ALLOW_HTTP = env_bool("WEBHOOK_ALLOW_HTTP", DEBUG)

@@ -317,8 +317,18 @@ class Seat(models.Model):
         return name
 
 
+class LiveActions(models.Manager):
+    """The actions of the game's record: those not taken back (games.services.takeback)."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(taken_back=False)
+
+
 class Action(models.Model):
-    """One decision of the game's record, in RECORD.md's action format. Append-only."""
+    """One decision of the game's record, in RECORD.md's action format. Append-only, except that
+    an accepted take back marks the actions it undid ``taken_back`` (kept, never deleted: who
+    played what and when stays on file). ``Action.objects`` and ``game.actions`` are the record,
+    without them; ``Action.every`` includes them."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     ply = models.PositiveIntegerField()  # 1 for the first action
@@ -332,19 +342,68 @@ class Action(models.Model):
     events = models.JSONField(default=list)
     key = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Undone by an accepted take back: no longer part of the record (its ply is played again).
+    taken_back = models.BooleanField(default=False)
+    # Sent while another seat decided (a resignation out of turn): that seat's turn goes on, so
+    # this action does not start it (games.selectors.turns.turn_start_ply).
+    out_of_turn = models.BooleanField(default=False)
+
+    every = models.Manager()
+    objects = LiveActions()
 
     class Meta:
         ordering = ["game", "ply"]
+        default_manager_name = "objects"
+        base_manager_name = "every"
         constraints = [
-            models.UniqueConstraint(fields=["game", "ply"], name="action_unique_ply"),
+            # One action per ply in the record; a taken back action's ply is played again.
+            models.UniqueConstraint(
+                fields=["game", "ply"], condition=Q(taken_back=False), name="action_unique_ply"
+            ),
             # An idempotency key answers once per game: a retried request finds its action.
             models.UniqueConstraint(
-                fields=["game", "key"], condition=~Q(key=""), name="action_unique_key"
+                fields=["game", "key"],
+                condition=~Q(key="") & Q(taken_back=False),
+                name="action_unique_key",
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.game.public_id} #{self.ply}: {self.payload}"
+
+
+class TakeBack(models.Model):
+    """A player's request to take back their last move in an unrated game
+    (games.services.takeback): the other players accept or decline; the next move lapses it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="takebacks")
+    seat = models.PositiveSmallIntegerField()  # who asks
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    from_ply = models.PositiveIntegerField()  # the first action it undoes
+    at_ply = models.PositiveIntegerField()  # the game's ply when asked: a later move lapses it
+    answers = models.JSONField(default=dict)  # seat index (str) -> accepted (bool)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One open question per game and ply; the page reads it by (game, status).
+            models.UniqueConstraint(
+                fields=["game", "at_ply"],
+                condition=Q(status="pending"),
+                name="takeback_one_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game.public_id} take back from {self.from_ply}: {self.status}"
 
 
 class ChatMessage(models.Model):
@@ -530,3 +589,71 @@ class DigestNotice(models.Model):
 
     def __str__(self) -> str:
         return f"digest for {self.user} on {self.day}: {self.status}"
+
+
+class PushSubscription(models.Model):
+    """One device (browser) that asked for Web Push notices (games.jobs.push): the endpoint of
+    its push service and the keys its notices are encrypted for. Removed when the push service
+    says the device has gone (404/410) or the player turns it off."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)  # the device's public key (base64url)
+    auth = models.CharField(max_length=100)  # its authentication secret (base64url)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} device {self.pk}"
+
+
+class NoticeSettings(models.Model):
+    """Which notices a player wants on their devices and chat webhook (games.jobs.push): "your
+    turn", "invitation", "game over". A player without a row wants all three."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_settings"
+    )
+    turn = models.BooleanField(_("When it is my turn"), default=True)
+    invite = models.BooleanField(_("When I am invited to a game"), default=True)
+    over = models.BooleanField(_("When a game of mine ends"), default=True)
+    # Discord- or Slack-compatible incoming webhook (https), or blank.
+    webhook_url = models.URLField(_("Chat webhook URL"), max_length=500, blank=True)
+
+    def __str__(self) -> str:
+        return f"notices of {self.user}"
+
+    def wants(self, kind: str) -> bool:
+        return bool(getattr(self, kind, False))
+
+
+class DeviceNotice(models.Model):
+    """One push or webhook notice about one game event to one player, claimed before it is
+    sent (like TurnNotice): a task delivered twice, or retried after it went out, sends nothing
+    again."""
+
+    class Channel(models.TextChoices):
+        PUSH = "push", "Web Push"
+        WEBHOOK = "webhook", "Webhook"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10)  # turn, invite, over
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    status = models.CharField(
+        max_length=10, choices=TurnNotice.Status.choices, default=TurnNotice.Status.PENDING
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "ply", "kind", "channel"], name="devicenotice_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} {self.kind} to {self.user} ({self.game.public_id} ply {self.ply})"

@@ -85,6 +85,7 @@ EVENT_TEXT = {
     "warp": gettext_lazy("%(colour)s moved %(owner)s's piece from %(squares)s to %(to)s"),
     "skipped": gettext_lazy("%(colour)s was skipped"),
     "over": gettext_lazy("The game is over"),
+    "resign": gettext_lazy("%(colour)s's player resigned"),
 }
 COLOUR_NAMES = {
     "blue": pgettext_lazy("colour", "blue"),

@@ -1,6 +1,18 @@
 from django.urls import path
 
-from games.views import chat, game, help, history, lobby, pentobi, profiles, ratings, rematch
+from games.views import (
+    chat,
+    concede,
+    devices,
+    game,
+    help,
+    history,
+    lobby,
+    pentobi,
+    profiles,
+    ratings,
+    rematch,
+)
 
 urlpatterns = [
     path("", lobby.home, name="home"),
@@ -23,6 +35,8 @@ urlpatterns = [
     ),
     path("games/<str:public_id>/panel/", game.panel, name="game_panel"),
     path("games/<str:public_id>/act/", game.act, name="game_act"),
+    path("games/<str:public_id>/resign/", concede.resign, name="game_resign"),
+    path("games/<str:public_id>/takeback/", concede.takeback, name="game_takeback"),
     path("games/<str:public_id>/rematch/", rematch.rematch, name="game_rematch"),
     path("games/<str:public_id>/replay/", history.replay, name="game_replay"),
     path("games/<str:public_id>/record.json", history.record, name="game_record"),
@@ -32,4 +46,9 @@ urlpatterns = [
     path("report/", chat.report, name="report"),
     path("leaderboard/", ratings.leaderboard, name="leaderboard"),
     path("players/<str:username>/", profiles.profile, name="profile"),
+    path("settings/notifications/", devices.notices, name="notices"),
+    path("settings/notifications/subscribe/", devices.subscribe, name="push_subscribe"),
+    path("settings/notifications/unsubscribe/", devices.unsubscribe, name="push_unsubscribe"),
+    path("sw.js", devices.service_worker, name="service_worker"),
+    path("manifest.webmanifest", devices.manifest, name="manifest"),
 ]

@@ -137,6 +137,7 @@ def determinize(view: dict, rng) -> State:
         "passed": view["passed"],
         "rotation": view["rotation"],
         "events": view.get("events") or [],
+        "resigned": view.get("resigned") or [],
     }
     return State.from_json(data)
 

@@ -85,7 +85,8 @@ def placements(record: dict) -> list[tuple[str, str]]:
             state = apply(state, action)
         except IllegalAction as exc:
             raise RecordError(f"action {index}: {exc}") from None
-        moves.append((colour, action["place"]))
+        if "resign" not in action:  # Pentobi has no resignation: the file ends with the moves
+            moves.append((colour, action["place"]))
     return moves
 
 

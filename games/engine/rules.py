@@ -22,6 +22,22 @@ Decisions taken where RULES.md leaves a point open (also on the help page):
 * Ties share the place and the next place is skipped: scores 10, 10, 12 rank 1, 1, 3 (R8.3).
 * The +5 of R8.4 looks at the last piece the colour itself placed; a Warp moves a piece but is not
   a placement by its colour.
+
+Resigning (the printed rules do not speak of it; ``resign`` below, on the help page too):
+
+* ``{"resign": "<colour>"}`` is the one action a player may send out of turn, at any point once the
+  setup round is over (R3.1: every colour places its setup piece): the player who owns that colour
+  (R2.5; with two players either of theirs) resigns. It is written in the record like any action.
+* From then on the player's colours take no more turns, as a colour with an empty supply (R7.2):
+  they play no card, place no piece and draw nothing; their pieces stay on the board (a Warp may
+  still move them) and the squares left in their supply count as left (R8.2). If it was their turn,
+  the turn ends there: a card played this turn stays played (a Skip still skips), a Draw 2's cards
+  go to the bottom of the pile, and play moves to the next colour in play (R7.3).
+* With three players the shared colour's rotation passes a resigned player by (R2.4).
+* When at most one player has not resigned the game ends at once (a two-player game ends with the
+  resignation); otherwise the others play on and the game ends by R8.1.
+* Places (R8.3, R8.4): every player who resigned ranks below every player who did not; among
+  themselves they rank by score.
 """
 
 from __future__ import annotations
@@ -97,6 +113,8 @@ def apply(s: State, action: dict) -> State:
     """The state after ``action``, with every automatic step that follows it carried out."""
     if s.step == "over":
         raise IllegalAction("the game is over: no action can follow (R8.1)")
+    if isinstance(action, dict) and "resign" in action:
+        return resign(s, action)
     kind = _action_kind(action)
     expected = STEP_ACTION[s.step]
     if kind != expected:
@@ -330,6 +348,65 @@ def _do_warp(s: State, text: str, to: str) -> None:
     _event(s, "warp", owner=COLOURS[colour], squares=text, to=placement_text(new))
 
 
+def resign(s: State, action: dict) -> State:
+    """The state after a player resigns (the module's docstring says what that means)."""
+    if set(action) != {"resign"} or not isinstance(action["resign"], str):
+        raise IllegalAction('a resignation is {"resign": "<one of your colours>"}')
+    name = action["resign"]
+    if name not in COLOUR_INDEX:
+        raise IllegalAction(f"unknown colour {name!r}: resign with one of your colours (R2.5)")
+    seat = s.seat_of(COLOUR_INDEX[name])
+    if seat is None:
+        raise IllegalAction(f"{name} is the shared colour, nobody's own: it cannot resign (R2.5)")
+    if s.resigned >> seat & 1:
+        raise IllegalAction(f"{name}'s player has resigned already: their colours are out (R7.2)")
+    last = len(s.playing_seats()) <= 2
+    if s.step == "setup" and not last:
+        raise IllegalAction(
+            "a player may resign once every colour has placed its setup piece (R3.1)"
+        )
+    n = s.copy()
+    n.ply += 1
+    n.resigned |= 1 << seat
+    n.events.append({"colour": name, "event": "resign", "seat": seat})
+    if last:  # one player is left: they have won (a two-player game ends here)
+        _bottom_drawn(n)
+        _game_over(n)
+        return n
+    if n.players == 3 and n.rotation == seat and n.turn != n.shared:
+        n.rotation = _next_rotation(n, seat)
+    if n.controller() == seat:  # it was their turn: it ends here (R7.3)
+        _bottom_drawn(n)
+        _finish_turn(n, abandoned=True)
+        _settle(n)
+    return n
+
+
+def _bottom_drawn(s: State) -> None:
+    """Cards a Draw 2 drew and nobody kept go to the bottom of the pile (R6.3)."""
+    if s.drawn:
+        owner = s.owner(s.turn)
+        s.piles[owner].extend(s.drawn)
+        s.known_bottom[owner] += len(s.drawn)
+        s.drawn = []
+
+
+def _next_rotation(s: State, after: int) -> int:
+    """The player whose turn of the shared colour comes after ``after``'s (R2.4), passing by a
+    player who resigned."""
+    for k in range(1, 4):
+        nxt = (after + k) % 3
+        if not s.resigned >> nxt & 1:
+            return nxt
+    return (after + 1) % 3  # nobody left: the game is over anyway
+
+
+def _game_over(s: State) -> None:
+    _event(s, "over")
+    s.turn, s.step = None, "over"
+    s.wild, s.edge, s.double, s.first, s.skip_pending = None, False, False, 0, False
+
+
 # -- turn flow ------------------------------------------------------------------------------
 
 
@@ -341,23 +418,22 @@ def _settle(s: State) -> None:
         _finish_turn(s)
 
 
-def _finish_turn(s: State) -> None:
-    """R5.4 draw, then R8.1 end check, then the next colour (R7, R6.1)."""
+def _finish_turn(s: State, *, abandoned: bool = False) -> None:
+    """R5.4 draw, then R8.1 end check, then the next colour (R7, R6.1). ``abandoned``: the turn
+    ends because its player resigned (no draw, and it is not a pass)."""
     c = s.turn
     owner = s.owner(c)
-    if owner is not None and _draw(s, owner, 1):
+    if owner is not None and not abandoned and _draw(s, owner, 1):
         _event(s, "draw", count=1)
     if s.changed:
         s.passed = 0
-    else:
+    elif not abandoned:
         s.passed |= 1 << c  # the placement was passed (R5.3)
     if c == s.shared:
-        s.rotation = (s.rotation + 1) % 3  # R2.4a
+        s.rotation = _next_rotation(s, s.rotation)  # R2.4a
     in_play = s.in_play()
     if not in_play & ~s.passed:  # R8.1
-        _event(s, "over")
-        s.turn, s.step = None, "over"
-        s.wild, s.edge, s.double, s.first, s.skip_pending = None, False, False, 0, False
+        _game_over(s)
         return
     nxt = _next_colour(s, c, in_play)
     if s.skip_pending:  # R6.1: the next colour loses its turn; no rotation advance (R2.4a)

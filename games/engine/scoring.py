@@ -38,16 +38,20 @@ def score(s: State) -> dict:
     """The record's ``score`` output: scores so far by the game's scoring (RECORD.md)."""
     seats = range(s.players)
     scores = [seat_score(s, seat) for seat in seats]
-    better = (lambda a, b: a < b) if s.scoring == "basic" else (lambda a, b: a > b)
+    out = [bool(s.resigned >> seat & 1) for seat in seats]
+    sign = 1 if s.scoring == "basic" else -1  # lower wins (R8.3), higher wins (R8.4)
+    # A player who resigned ranks below every player who did not (rules.resign).
+    keys = [(out[seat], sign * scores[seat]) for seat in seats]
     players = []
     for seat in seats:
-        place = 1 + sum(1 for other in scores if better(other, scores[seat]))
+        place = 1 + sum(1 for other in keys if other < keys[seat])
         players.append(
             {
                 "seat": seat,
                 "colours": [COLOURS[c] for c in s.seat_colours(seat)],
                 "score": scores[seat],
                 "place": place,
+                "resigned": out[seat],
             }
         )
     return {

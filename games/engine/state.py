@@ -80,6 +80,7 @@ class State:
         "rotation",
         "ply",
         "events",
+        "resigned",
     )
 
     def copy(self) -> State:
@@ -159,8 +160,21 @@ class State:
         return out
 
     def in_play(self) -> int:
-        """Bitmask of colours that still have a piece in supply (R7.2)."""
-        return sum(1 << c for c in range(4) if self.supply[c])
+        """Bitmask of colours that still have a piece in supply (R7.2) and whose player has not
+        resigned (rules.resign: a resigned player's colours take no more turns)."""
+        return sum(
+            1 << c for c in range(4) if self.supply[c] and not self.resigned >> self.seat(c) & 1
+        )
+
+    def seat(self, colour: int) -> int:
+        """``seat_of`` for the resignation mask: the shared colour (nobody's) maps to a bit no
+        seat sets."""
+        seat = self.seat_of(colour)
+        return 7 if seat is None else seat
+
+    def playing_seats(self) -> list[int]:
+        """The seats whose player has not resigned, in seat order."""
+        return [p for p in range(self.players) if not self.resigned >> p & 1]
 
     # -- JSON -------------------------------------------------------------------------------
 
@@ -209,6 +223,7 @@ class State:
             "passed": [COLOURS[c] for c in range(4) if self.passed >> c & 1],
             "rotation": self.rotation,
             "events": list(self.events),
+            "resigned": [p for p in range(self.players) if self.resigned >> p & 1],
         }
 
     def effect_json(self) -> dict:
@@ -269,6 +284,7 @@ class State:
         s.rotation = data["rotation"]
         s.ply = data["ply"]
         s.events = list(data["events"])
+        s.resigned = sum(1 << p for p in data.get("resigned", ()))  # absent: older snapshots
         return s
 
 
@@ -347,6 +363,7 @@ def new_game(
     s.rotation = 0
     s.ply = 0
     s.events = []
+    s.resigned = 0
     return s
 
 

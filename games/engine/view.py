@@ -30,6 +30,7 @@ PUBLIC_KEYS = (
     "passed",
     "rotation",
     "events",
+    "resigned",
 )
 
 

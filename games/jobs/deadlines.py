@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 def _turn_start_subquery():
     """``turn_start_ply`` for each row of a Seat queryset."""
     last = (
-        Action.objects.filter(game=OuterRef("game"))
+        Action.objects.filter(game=OuterRef("game"), out_of_turn=False)
         .exclude(seat=OuterRef("index"))
         .order_by("-ply")
         .values("ply")[:1]

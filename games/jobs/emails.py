@@ -28,6 +28,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 from accounts.models import User
 from accounts.tokens import unsubscribe_token, unsubscribe_user_id  # noqa: F401  (re-exported)
+from games.jobs import push
 from games.live import presence
 from games.models import Game, Seat, TurnNotice
 from games.selectors import clock
@@ -96,6 +97,8 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
     user = seat.user
     if not still_due(game, seat, ply, kind):
         return "played"
+    if kind in (Kind.TURN, Kind.REMINDER, Kind.INVITE) and push.replaces_email(user, kind):
+        return "pushed"  # the player's devices are told instead (games.jobs.push)
     if not wants(user, kind):
         return "declined"
     if kind != Kind.INVITE and presence.is_online(user.pk):

@@ -1,6 +1,6 @@
 """Celery tasks: thin, take ids, safe to run twice (STYLE.md habit 7).
 
-Each task keeps the name it had when this module was ``games.tasks`` (``name=``): a task queued
+Each task keeps the name it had when this module was ``games.jobs.tasks`` (``name=``): a task queued
 in Redis or scheduled by beat under that name still finds its function after a deploy."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import smtplib
 from celery import shared_task
 
 from games import health
-from games.jobs import computer, deadlines, digests, emails
+from games.jobs import computer, deadlines, digests, emails, push
 from games.models import Game
 
 
@@ -50,6 +50,23 @@ def send_invite_email(game_id: int, user_id: int) -> str:
     """Email an invited player (see games.jobs.emails.invite); at most once, and not once they
     have answered or the game has started or been cancelled."""
     return emails.invite(game_id=game_id, user_id=user_id)
+
+
+# Web Push and webhook notices retry the same way while the push service or the chat app is
+# down (push.Failed); each goes out at most once (games.jobs.push).
+PUSH_TASK = {"autoretry_for": (push.Failed,), "retry_backoff": True, "max_retries": 5}
+
+
+@shared_task(name="games.tasks.send_push", **PUSH_TASK)
+def send_push(game_id: int, ply: int, user_id: int, kind: str) -> str:
+    """A Web Push notice ("turn", "invite", "over") to the player's devices; at most once."""
+    return push.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, channel="push")
+
+
+@shared_task(name="games.tasks.send_webhook", **PUSH_TASK)
+def send_webhook(game_id: int, ply: int, user_id: int, kind: str) -> str:
+    """The same notice to the player's chat webhook (Discord, Slack); at most once."""
+    return push.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, channel="webhook")
 
 
 @shared_task(name="games.tasks.send_digest", **EMAIL_TASK)

@@ -81,6 +81,9 @@ class GameConsumer(KeepaliveConsumer):
     def game_changed(self, event):
         self.send_json({"type": "game.changed", "ply": event["ply"]})
 
+    def game_reset(self, event):
+        self.send_json({"type": "game.reset", "ply": event["ply"]})
+
     def game_seats(self, event):
         self.send_json({"type": "game.seats"})
 

@@ -75,6 +75,12 @@ def game_changed(public_id: str, ply: int) -> None:
     _send(game_group(public_id), {"type": "game.changed", "ply": ply})
 
 
+def game_reset(public_id: str, ply: int) -> None:
+    """A take back moved the game back to ``ply``: show that position even though it is older
+    than the one on the page (games.services.takeback)."""
+    _send(game_group(public_id), {"type": "game.reset", "ply": ply})
+
+
 def seats_changed(public_id: str) -> None:
     """The waiting room: a seat was taken or given up (or the game started): refetch."""
     _send(game_group(public_id), {"type": "game.seats"})
@@ -122,3 +128,7 @@ def declined_title(player) -> Promise:
         gettext_lazy("{name} declined your invitation: their seat is now for the invite link"),
         name=player,
     )
+
+
+def takeback_title(player) -> Promise:
+    return format_lazy(gettext_lazy("{name} asks to take back their last move"), name=player)

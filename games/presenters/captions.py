@@ -75,6 +75,8 @@ def action_text(action: dict) -> str:
         return _("declares %(colour)s") % {"colour": colour_name(action["declare"])}
     if "recycle" in action:
         return _("recycles %(squares)s") % {"squares": action["recycle"]}
+    if "resign" in action:
+        return _("resigns")
     return str(action)
 
 
@@ -131,6 +133,13 @@ def player_label(seat: int) -> str:
     return _("Player %(number)s") % {"number": seat + 1}
 
 
+def _resigned(name: str, player: dict) -> str:
+    """A player's name in the scores, marked if they resigned (they rank below the others)."""
+    if not player.get("resigned"):
+        return name
+    return _("%(name)s (resigned)") % {"name": name}
+
+
 def standings(score: dict, labels: dict[int, str], mine: int | None = None) -> dict:
     """Scores (``engine.score``) with the players' names, best first; ``lower_wins`` is the one
     direction flag both pages read (basic scoring, R8.3)."""
@@ -145,7 +154,9 @@ def standings(score: dict, labels: dict[int, str], mine: int | None = None) -> d
             {
                 "place": p["place"],
                 "seat": p["seat"],
-                "player": labels[p["seat"]] if p["seat"] in labels else player_label(p["seat"]),
+                "player": _resigned(
+                    labels[p["seat"]] if p["seat"] in labels else player_label(p["seat"]), p
+                ),
                 "colours": p["colours"],
                 "colour_names": [colour_name(c) for c in p["colours"]],
                 "colour_pairs": [(c, colour_name(c)) for c in p["colours"]],

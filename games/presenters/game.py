@@ -79,8 +79,13 @@ def playing(
     )
     last = board.last_squares(view, earlier_events)
 
+    resigned = set(view.get("resigned") or [])
+
     def name(index: int | None) -> str:
-        return labels.get(index, "?") if index is not None else "?"
+        if index is None:
+            return "?"
+        label = labels.get(index, "?")
+        return _("%(name)s (resigned)") % {"name": label} if index in resigned else label
 
     colour_seats = table["colour_seats"]
     my_colours = {c for c, s in colour_seats.items() if mine is not None and s == mine}

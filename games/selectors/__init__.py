@@ -80,6 +80,7 @@ class TableFacts:
     viewer_taken_over: bool  # the computer plays the reader's seat now
     viewer_is_creator: bool
     joinable: str  # "" (nothing to take), "invited" (Accept/Decline) or "seat" (Take a seat)
+    takeback: tuple = ()  # the take back asked at this ply and its answers (unrated games)
 
 
 def table_facts(game: Game, seat: Seat | None, user, token: str = "") -> TableFacts:
@@ -108,7 +109,17 @@ def table_facts(game: Game, seat: Seat | None, user, token: str = "") -> TableFa
         and user.is_authenticated
         and user.pk == game.created_by_id,
         joinable=joinable,
+        takeback=_takeback_facts(game),
     )
+
+
+def _takeback_facts(game: Game) -> tuple:
+    """The take back requests at the game's ply and their answers (part of what the panel shows,
+    so part of its cache key through ``table_facts``); none in a rated game."""
+    if game.rated or game.status != Game.Status.ACTIVE:
+        return ()
+    rows = game.takebacks.filter(at_ply=game.ply).values_list("pk", "status", "answers")
+    return tuple(repr(row) for row in rows)
 
 
 def _require_public(game: Game, token: str) -> None:

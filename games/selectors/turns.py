@@ -15,7 +15,7 @@ def turn_start_ply(game_id: int, seat_index: int) -> int:
     second colour after a Skip) is still on the same turn. 0 before the first action.
     """
     last = (
-        Action.objects.filter(game_id=game_id)
+        Action.objects.filter(game_id=game_id, out_of_turn=False)
         .exclude(seat=seat_index)
         .order_by("-ply")
         .values_list("ply", flat=True)

@@ -6,6 +6,9 @@
 - ``timeouts``: the computer plays a turn whose time ran out (``turn_timeout``);
 - ``moderation``: staff actions, each logged with its reason;
 - ``chat``: posts and reports; ``ratings``: results and ratings as a game ends;
+- ``resign``: a player resigns (any time after the setup round); ``takeback``: a take back asked
+  for and answered (unrated games); ``devices``: Web Push devices and notice settings;
+  ``notify``: push and webhook notices queued after a commit;
 - ``errors``: the refusals, each with its HTTP status.
 
 Views, jobs and the admin call these functions; nothing else saves a Game, a Seat or an Action.
@@ -33,6 +36,8 @@ from games.services.moderation import (
     seat_hand_to_ai,
     user_deactivate,
 )
+from games.services.resign import game_resign
+from games.services.takeback import takeback_answer, takeback_request
 from games.services.timeouts import TIMEOUT_LEVEL, turn_timeout
 
 __all__ = [
@@ -53,12 +58,15 @@ __all__ = [
     "game_join",
     "game_leave",
     "game_rematch",
+    "game_resign",
     "invitation_accept",
     "invitation_decline",
     "rematch_seats",
     "report_resolve",
     "seat_for",
     "seat_hand_to_ai",
+    "takeback_answer",
+    "takeback_request",
     "turn_timeout",
     "user_deactivate",
 ]

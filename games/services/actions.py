@@ -17,7 +17,7 @@ from games import engine, jobs
 from games.engine import IllegalAction, State
 from games.live import nudges
 from games.models import Action, Game, Seat
-from games.services import ratings
+from games.services import notify, ratings
 from games.services.errors import Conflict, NotAllowed, Refused, StalePly
 
 User = get_user_model()
@@ -127,35 +127,46 @@ def submit(
             new = engine.apply(state, action)
         except IllegalAction as exc:
             raise Refused(str(exc)) from None
-        try:
-            # No savepoint: a failed insert ends this transaction through the Conflict raised.
-            Action.objects.create(
-                game=game,
-                ply=game.ply + 1,
-                seat=controller,
-                user=user,
-                by_ai=by_ai,
-                payload=action,
-                events=new.events,
-                key=key,
-            )
-        except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
-            raise Conflict(_("this move was already recorded")) from None
-        game.ply += 1
-        game.state = new.to_json()
-        if new.controller() != controller or new.over:
-            game.turn_started_at = timezone.now()
-        game.to_move_seat = new.controller()
-        if new.over:
-            game.status = Game.Status.FINISHED
-            game.finished_at = timezone.now()
-            ratings.record_results(game, new)  # places, scores and ratings: once, here
+        record(game, new, seat=controller, user=user, action=action, key=key)
         if not by_ai and seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
         game.save(update_fields=CHANGED_BY_A_MOVE)
         after_change(game, new, turn_changed=new.controller() != controller, seats=seats)
     return SubmitResult(ply=game.ply, duplicate=False)
+
+
+def record(
+    game: Game, new: State, *, seat: int, user, action: dict, key: str = "", out_of_turn=False
+) -> None:
+    """Append ``action`` (sent by ``seat``; ``user`` None: the computer) to the locked ``game``
+    and move its snapshot, clock and status to ``new``; the caller saves the game. Shared by
+    every write that plays an engine action (a move, a resignation: games.services.resign)."""
+    controller = game.to_move_seat
+    try:
+        # No savepoint: a failed insert ends this transaction through the Conflict raised.
+        Action.objects.create(
+            game=game,
+            ply=game.ply + 1,
+            seat=seat,
+            user=user,
+            by_ai=user is None,
+            payload=action,
+            events=new.events,
+            key=key,
+            out_of_turn=out_of_turn,
+        )
+    except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
+        raise Conflict(_("this move was already recorded")) from None
+    game.ply += 1
+    game.state = new.to_json()
+    if new.controller() != controller or new.over:
+        game.turn_started_at = timezone.now()
+    game.to_move_seat = new.controller()
+    if new.over:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        ratings.record_results(game, new)  # places, scores and ratings: once, here
 
 
 def owned_key(key: str, *, user, by_ai: bool) -> str:
@@ -185,6 +196,8 @@ def after_change(
     # lost nudge is made up by the pages' keepalive and resync (static/js/live.js).
     transaction.on_commit(lambda: nudges.game_changed(public_id, ply), robust=True)
     if state.over:
+        humans = game.seats.filter(kind=Seat.Kind.HUMAN).values_list("user_id", flat=True)
+        notify.devices_told(game_id=game_id, ply=ply, user_ids=list(humans), kind="over")
         return
     if seats is not None:
         seat = seats[state.controller()]
@@ -195,6 +208,7 @@ def after_change(
     elif seat.user_id is not None and turn_changed:
         user_id, title = seat.user_id, nudges.turn_title(game)
         transaction.on_commit(lambda: nudges.your_turn(user_id, public_id, title), robust=True)
+        notify.devices_told(game_id=game_id, ply=ply, user_ids=[user_id], kind="turn")
         if seat.user.email_turns == User.EmailTurns.EVERY:
             # ``ply`` is where this turn begins: the task sends nothing once it has been played.
             # Robust: a mail server that is down must not turn a committed move into an error.

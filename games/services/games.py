@@ -15,6 +15,7 @@ from games import engine, jobs
 from games.live import nudges
 from games.models import Game, Seat
 from games.selectors import seating
+from games.services import notify
 from games.services.actions import after_change, locked, seat_for
 from games.services.errors import Conflict, GameError, NotAllowed, TooMany
 
@@ -172,6 +173,7 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
             lambda u=user_id: jobs.queue("send_invite_email", game_id, u), robust=True
         )
         transaction.on_commit(lambda u=user_id: nudges.your_turn(u, public_id, title), robust=True)
+    notify.devices_told(game_id=game_id, ply=0, user_ids=user_ids, kind="invite")
 
 
 def rematch_seats(game: Game, user) -> list[SeatSpec]:
@@ -191,10 +193,18 @@ def rematch_seats(game: Game, user) -> list[SeatSpec]:
     return specs
 
 
+def rotated(specs: list[SeatSpec]) -> list[SeatSpec]:
+    """The seats moved one place round the table: seat 2's player sits at seat 1 (blue, and
+    moves first, R2.6), seat 1's at the last seat. Over a run of rematches every player starts
+    in turn."""
+    return specs[1:] + specs[:1]
+
+
 def game_rematch(*, game: Game, user) -> Game:
-    """The rematch of a finished game: the same players, seats and settings, the others
-    invited. One rematch per game: if another player asked first, it is that game (``user`` is
-    invited there and joins it)."""
+    """The rematch of a finished game: the same players and settings, the others invited, the
+    seats rotated by one (``rotated``) so that another player moves first. One rematch per game:
+    if another player asked first, it is that game (``user`` is invited there and joins it).
+    With seats drawn at random the draw decides anyway."""
     seat = seat_for(game, user)
     if seat is None:
         raise GameError(_("only the players of this game can ask for a rematch"))
@@ -213,7 +223,7 @@ def game_rematch(*, game: Game, user) -> Game:
             mode=game.mode,
             players=game.players,
             scoring=game.scoring,
-            seats=rematch_seats(game, user),
+            seats=rotated(rematch_seats(game, user)),
             deck_recipe=game.deck_recipe,
             shared_color=game.shared_color,
             move_seconds=game.move_seconds,

@@ -35,7 +35,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors, services
 from games.models import Game
+from games.presenters import concede
 from games.presenters import game as presenter
+from games.selectors import takebacks
 from games.translations import rule_message
 
 from .links import Links
@@ -198,6 +200,12 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
     )
     ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
     ctx["time_left"] = time_left(clock)
+    ctx["concede"] = concede.controls(
+        snapshot["view"],
+        seat.index if seat is not None else None,
+        rated=game.rated,
+        takeback=takebacks.facts(game, seat, labels or selectors.seat_labels(game)),
+    )
     return ctx
 
 

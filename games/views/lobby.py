@@ -67,6 +67,9 @@ def game_new(request):
             messages.error(request, _("There is no such game to copy the settings of."))
         else:
             initial = GameForm.initial_like(game, services.rematch_seats(game, request.user))
+    challenged = request.GET.get("challenge", "")[:150] if request.method != "POST" else ""
+    if challenged:  # "Challenge" on a player's profile: they are invited to seat 2
+        initial = {**(initial or {}), "seat1_kind": Seat.Kind.INVITED, "seat1_username": challenged}
     form = GameForm(request.POST or None, initial=initial)
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
@@ -78,7 +81,8 @@ def game_new(request):
         else:
             messages.success(request, _("Your game is ready."))
             return redirect("game", public_id=game.public_id)
-    return render(request, "games/new.html", {"form": form}, status=status)
+    context = {"form": form, "challenged": challenged}
+    return render(request, "games/new.html", context, status=status)
 
 
 @login_required

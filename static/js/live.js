@@ -80,6 +80,7 @@
   let latest = 0; // the newest ply heard of
   let inFlight = false;
   let again = false;
+  let reset = false; // a take back moved the game back: take the next response whatever its ply
 
   function plyOf(html) {
     const found = /id="game"[^>]*?data-ply="(\d+)"/.exec(html);
@@ -118,7 +119,8 @@
         const game = document.getElementById("game");
         if (ply === null || !game) return;
         const waiting = !game.querySelector(".game-layout");
-        if (ply > shownPly() || (ply === shownPly() && (resync !== true || waiting))) {
+        if (reset || ply > shownPly() || (ply === shownPly() && (resync !== true || waiting))) {
+          reset = false;
           htmx.swap("#game", html, { swapStyle: "outerHTML" });
         }
       })
@@ -150,6 +152,10 @@
       if (message.type === "game.changed") {
         latest = Math.max(latest, Number(message.ply));
         if (latest !== shownPly()) refreshGame();
+      } else if (message.type === "game.reset") {
+        latest = Number(message.ply);
+        reset = true;
+        refreshGame();
       } else if (message.type === "game.seats") {
         refreshGame();
       } else if (message.type === "chat.posted") {
@@ -174,6 +180,30 @@
     if (document.visibilityState === "visible") wake();
   });
 
+  // A short optional chime when a notice arrives (Settings > Notifications: kept per browser).
+  // Drawn with WebAudio: no sound file to download.
+  function turnSound(force) {
+    if (!force && localStorage.getItem("blokus.turnSound") !== "1") return;
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      const audio = new Context();
+      [660, 880].forEach(function (pitch, i) {
+        const tone = audio.createOscillator();
+        const level = audio.createGain();
+        const start = audio.currentTime + i * 0.12;
+        tone.frequency.value = pitch;
+        level.gain.setValueAtTime(0.08, start);
+        level.gain.exponentialRampToValueAtTime(0.0001, start + 0.25);
+        tone.connect(level).connect(audio.destination);
+        tone.start(start);
+        tone.stop(start + 0.26);
+      });
+      setTimeout(function () { audio.close(); }, 800);
+    } catch (e) { /* a browser that refuses audio: stay silent */ }
+  }
+  window.blokusTurnSound = function () { turnSound(true); };
+
   function toast(text, href) {
     const box = document.createElement("a");
     box.className = "toast";
@@ -190,6 +220,7 @@
     const title = document.title;
     socket(path, function (message) {
       if (message.type !== "your.turn") return;
+      turnSound();
       const here = document.getElementById("game");
       if (here && here.dataset.game === message.game) return; // the board already shows it
       document.title = "(●) " + title;

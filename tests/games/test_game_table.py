@@ -129,8 +129,9 @@ def test_a_rematch_has_the_same_settings_and_invites_the_others(duel, alice, bob
         assert getattr(rematch, field) == getattr(duel, field), field
     assert rematch.rated is False and rematch.status == Game.Status.OPEN
     seats = {s.index: s for s in rematch.seats.all()}
-    assert seats[1].user == bob and seats[1].kind == Seat.Kind.HUMAN  # Bob's own seat again
-    assert seats[0].user == alice and seats[0].kind == Seat.Kind.INVITED
+    # The seats rotate (issue #27): Bob, second before, sits at blue and moves first (R2.6).
+    assert seats[0].user == bob and seats[0].kind == Seat.Kind.HUMAN
+    assert seats[1].user == alice and seats[1].kind == Seat.Kind.INVITED
     # Alice asks too: the same rematch, and she takes her seat; it starts.
     response = client_for(alice).post(reverse("game_rematch", args=[duel.public_id]))
     assert response["Location"] == page_url(rematch)

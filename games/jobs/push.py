@@ -1,0 +1,232 @@
+"""Web Push and chat-webhook notices: "your turn", "invitation", "game over" (issue #27.3).
+
+``tasks.send_push`` / ``tasks.send_webhook`` call ``deliver``, which decides whether the notice is
+still due and wanted, claims it (a DeviceNotice row per player, game, ply, kind and channel, taken
+with a conditional update, as the turn emails' TurnNotice) and sends it. A duplicate delivery or a
+retry after it went out finds the claim taken; a failed send releases the claim and raises, so the
+task retries with backoff. Nothing here runs in a request: a slow or dead push service never holds
+a move up.
+
+Policy: a notice goes to a player's devices (and webhook) per their ``NoticeSettings`` (all three
+kinds when they have none), never while a page of the site is open for them (the page shows it),
+and it replaces the email of the same news (``replaces_email``, asked by games.jobs.emails) when
+the player has a subscribed device.
+
+What a notice says: the game's title and a link. Never a hand, a pile or the seed (R9): the
+payload is built from the game's public settings only.
+
+VAPID (RFC 8292) keys: ``settings.VAPID_PRIVATE_KEY`` (base64url), the public key derived from
+it; ``manage.py vapid_key`` prints a new one.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import socket
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import requests
+from django.conf import settings
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
+
+from games.live import presence
+from games.models import DeviceNotice, Game, NoticeSettings, PushSubscription, Seat, TurnNotice
+from games.selectors.turns import turn_start_ply
+from games.selectors.vapid import new_private_key, private_key, public_key  # noqa: F401
+
+log = logging.getLogger(__name__)
+KINDS = ("turn", "invite", "over")
+TIMEOUT = 10  # seconds a push service or a chat app may take
+TTL = 24 * 3600  # a push service keeps an undelivered notice a day
+CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this belongs to a worker that died
+
+
+class Failed(Exception):
+    """The push service or the webhook refused for now (5xx, 429, the network): retry."""
+
+
+# -- who gets what -------------------------------------------------------------------------------
+
+
+def prefs(user) -> NoticeSettings:
+    return NoticeSettings.objects.filter(user=user).first() or NoticeSettings(user=user)
+
+
+def replaces_email(user, kind: str) -> bool:
+    """Whether a push notice goes out instead of the email of this news: the player has a
+    subscribed device and wants this kind on it (turn emails' "turn" and "reminder" count as
+    "turn"; an invitation as "invite")."""
+    kind = {"reminder": "turn"}.get(kind, kind)
+    if kind not in KINDS or not private_key():
+        return False
+    return prefs(user).wants(kind) and PushSubscription.objects.filter(user=user).exists()
+
+
+def still_due(game: Game, user_id: int, ply: int, kind: str) -> bool:
+    """The news is still news: the turn still waits for the player, the invitation is still
+    open, the game is over."""
+    if kind == "over":
+        return game.status == Game.Status.FINISHED
+    if kind == "invite":
+        return (
+            game.status == Game.Status.OPEN
+            and game.seats.filter(user_id=user_id, kind=Seat.Kind.INVITED).exists()
+        )
+    seat = game.seats.filter(user_id=user_id, kind=Seat.Kind.HUMAN).first()
+    return bool(
+        seat is not None
+        and game.status == Game.Status.ACTIVE
+        and not seat.is_ai
+        and game.to_move_seat == seat.index
+        and turn_start_ply(game.pk, seat.index) == ply
+    )
+
+
+def message(game: Game, user, kind: str) -> dict:
+    """The notice: a title, a line and the game's address, in the player's language. Only the
+    game's public settings (R9)."""
+    with translation.override(user.email_language()):
+        title = ngettext("%(mode)s (%(n)d player)", "%(mode)s (%(n)d players)", game.players) % {
+            "mode": game.get_mode_display(),
+            "n": game.players,
+        }
+        text = {
+            "turn": gettext("Your turn: %(game)s"),
+            "invite": gettext("%(name)s invites you to a game: %(game)s"),
+            "over": gettext("Game over: %(game)s"),
+        }[kind] % {"game": title, "name": game.created_by}
+    url = settings.SITE_URL + reverse("game", args=[game.public_id])
+    return {"title": "Blokus Shuffle", "body": text, "url": url, "tag": f"game-{game.public_id}"}
+
+
+# -- delivery ------------------------------------------------------------------------------------
+
+
+def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) -> str:
+    """Send one notice at most once on one channel; returns what happened (logs and tests)."""
+    if kind not in KINDS or channel not in DeviceNotice.Channel.values:
+        raise ValueError(f"unknown notice {kind!r} on {channel!r}")
+    game = Game.objects.filter(pk=game_id).select_related("created_by").first()
+    if game is None or not game.seats.filter(user_id=user_id).exists():
+        return "gone"
+    user = game.seats.filter(user_id=user_id).select_related("user").first().user
+    if not user.is_active or not still_due(game, user_id, ply, kind):
+        return "played"
+    wanted = prefs(user)
+    if not wanted.wants(kind):
+        return "declined"
+    if presence.is_online(user_id):
+        return "online"  # a page of the site is open: it shows the news itself
+    if channel == DeviceNotice.Channel.PUSH:
+        devices = list(PushSubscription.objects.filter(user=user))
+        if not devices or not private_key():
+            return "no device"
+    elif not wanted.webhook_url:
+        return "no webhook"
+    notice, _ = DeviceNotice.objects.get_or_create(
+        user=user, game=game, ply=ply, kind=kind, channel=channel
+    )
+    now = timezone.now()
+    claimed = (
+        DeviceNotice.objects.filter(pk=notice.pk)
+        .filter(
+            Q(status=TurnNotice.Status.PENDING)
+            | Q(
+                status=TurnNotice.Status.SENDING,
+                claimed_at__lt=now - CLAIM_LEASE,
+            )
+        )
+        .update(status=TurnNotice.Status.SENDING, claimed_at=now)
+    )
+    if claimed != 1:
+        return "duplicate"
+    body = message(game, user, kind)
+    try:
+        if channel == DeviceNotice.Channel.PUSH:
+            sent = sum(_push(device, body) for device in devices)
+            outcome = "sent" if sent else "no device"
+        else:
+            outcome = _webhook(wanted.webhook_url, body)
+    except BaseException:
+        DeviceNotice.objects.filter(pk=notice.pk, status=TurnNotice.Status.SENDING).update(
+            status=TurnNotice.Status.PENDING
+        )
+        raise
+    DeviceNotice.objects.filter(pk=notice.pk).update(
+        status=TurnNotice.Status.SENT, sent_at=timezone.now()
+    )
+    return outcome
+
+
+def outside(url: str) -> bool:
+    """Whether ``url``'s host is on the public internet: a player's webhook or push endpoint must
+    not make the worker call the site's own network (SSRF). Local addresses are allowed only with
+    settings.WEBHOOK_ALLOW_HTTP (tests, `make run`)."""
+    if settings.WEBHOOK_ALLOW_HTTP:
+        return True
+    host = urlsplit(url).hostname or ""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return False
+    return bool(addresses) and all(ipaddress.ip_address(a).is_global for a in addresses)
+
+
+def _push(device: PushSubscription, body: dict) -> bool:
+    """Encrypt ``body`` for the device (RFC 8291, aes128gcm) and hand it to its push service
+    with a VAPID signature. A device its service no longer knows (404, 410) is forgotten."""
+    from pywebpush import WebPushException, webpush
+
+    if not outside(device.endpoint):
+        log.warning("push endpoint of device %s is not on the public internet", device.pk)
+        return False
+    try:
+        webpush(
+            subscription_info={
+                "endpoint": device.endpoint,
+                "keys": {"p256dh": device.p256dh, "auth": device.auth},
+            },
+            data=json.dumps(body),
+            vapid_private_key=private_key(),
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            ttl=TTL,
+            timeout=TIMEOUT,
+            content_encoding="aes128gcm",
+        )
+    except WebPushException as exc:
+        status = exc.response.status_code if exc.response is not None else None
+        if status in (404, 410):
+            device.delete()
+            return False
+        if status is not None and 400 <= status < 500 and status != 429:
+            log.warning("push service refused a notice (%s): %s", status, exc)
+            return False
+        raise Failed(str(exc)) from None
+    except requests.RequestException as exc:
+        raise Failed(str(exc)) from None
+    return True
+
+
+def _webhook(url: str, body: dict) -> str:
+    """POST a Discord- and Slack-compatible message: Discord reads ``content``, Slack ``text``."""
+    text = f"{body['body']} {body['url']}"
+    payload = {"content": text, "text": text, "username": "Blokus Shuffle"}
+    if not outside(url):
+        log.warning("webhook %s is not on the public internet", urlsplit(url).hostname)
+        return "refused"
+    try:
+        response = requests.post(url, json=payload, timeout=TIMEOUT, allow_redirects=False)
+    except requests.RequestException as exc:
+        raise Failed(str(exc)) from None
+    if response.status_code >= 500 or response.status_code == 429:
+        raise Failed(f"webhook answered {response.status_code}")
+    if response.status_code >= 400:
+        log.warning("webhook refused a notice (%s)", response.status_code)
+        return "refused"
+    return "sent"

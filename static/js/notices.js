@@ -1,0 +1,87 @@
+// Settings > Notifications: this device's Web Push subscription (via the service worker at
+// /sw.js) and the optional "your turn" sound (kept in this browser only).
+(function () {
+  "use strict";
+  const box = document.getElementById("push");
+  if (!box) return;
+  const status = document.getElementById("push-status");
+  const enable = document.getElementById("push-enable");
+  const disable = document.getElementById("push-disable");
+  const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+
+  function say(key) {
+    status.textContent = box.dataset[key] || "";
+  }
+
+  function keyBytes(text) {
+    const padded = (text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+    const raw = atob(padded);
+    return Uint8Array.from(raw, function (c) { return c.charCodeAt(0); });
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.json();
+    });
+  }
+
+  // The service worker also makes the site installable (with the manifest): register it even
+  // where this site or browser has no Web Push.
+  const registered = "serviceWorker" in navigator
+    ? navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    : Promise.reject(new Error("no service worker"));
+  if (!("PushManager" in window) || !box.dataset.key) {
+    registered.catch(function () {});
+    if (!box.dataset.key) status.textContent = status.textContent || box.dataset.unsupported;
+    else say("unsupported");
+    enable.disabled = true;
+    disable.disabled = true;
+  } else {
+    registered.then(function (registration) {
+      return registration.pushManager.getSubscription();
+    }).then(function (subscription) {
+      say(subscription ? "on" : "off");
+    }).catch(function () { say("failed"); });
+
+    enable.addEventListener("click", function () {
+      Notification.requestPermission().then(function (permission) {
+        if (permission !== "granted") { say("denied"); return null; }
+        return navigator.serviceWorker.ready.then(function (registration) {
+          return registration.pushManager.subscribe({
+            userVisibleOnly: true,
+            applicationServerKey: keyBytes(box.dataset.key),
+          });
+        }).then(function (subscription) {
+          return post(box.dataset.subscribe, subscription.toJSON());
+        }).then(function () { say("on"); });
+      }).catch(function () { say("failed"); });
+    });
+
+    disable.addEventListener("click", function () {
+      navigator.serviceWorker.ready.then(function (registration) {
+        return registration.pushManager.getSubscription();
+      }).then(function (subscription) {
+        if (!subscription) return null;
+        const endpoint = subscription.endpoint;
+        return subscription.unsubscribe().then(function () {
+          return post(box.dataset.unsubscribe, { endpoint: endpoint });
+        });
+      }).then(function () { say("off"); }).catch(function () { say("failed"); });
+    });
+  }
+
+  const sound = document.getElementById("turn-sound");
+  if (sound) {
+    sound.checked = localStorage.getItem("blokus.turnSound") === "1";
+    sound.addEventListener("change", function () {
+      localStorage.setItem("blokus.turnSound", sound.checked ? "1" : "0");
+      if (sound.checked && window.blokusTurnSound) window.blokusTurnSound();
+    });
+  }
+})();

@@ -1,0 +1,232 @@
+"""Web Push and chat webhooks (games.jobs.push, issue #27.3), against a stub push service and a
+stub webhook receiver: the notice arrives encrypted for the device and says only the game's
+title and link (R9); it replaces the email; none goes to a player whose page is open; a device
+its push service forgot is dropped; a push service that is down makes the task retry."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core import mail
+from django.test import override_settings
+
+from games import services
+from games.jobs import push
+from games.live import presence
+from games.models import DeviceNotice, NoticeSettings, PushSubscription, Seat
+from games.selectors import vapid
+from games.services import SeatSpec
+from tests.support import push_stub
+from tests.support.pages import client_for
+
+
+@pytest.fixture
+def stub():
+    server = push_stub.start()
+    yield server
+    server.close()
+
+
+@pytest.fixture(autouse=True)
+def vapid_keys():
+    key = push.new_private_key()
+    with override_settings(VAPID_PRIVATE_KEY=key, VAPID_SUBJECT="mailto:ops@example.com"):
+        vapid.private_key.cache_clear()
+        vapid.public_key.cache_clear()
+        yield key
+    vapid.private_key.cache_clear()
+    vapid.public_key.cache_clear()
+
+
+def subscribe(user, stub, name="phone") -> push_stub.Device:
+    device = push_stub.Device(f"{stub.url}/push/{name}")
+    response = client_for(user).post(
+        "/settings/notifications/subscribe/",
+        json.dumps(device.subscription()),
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.content
+    return device
+
+
+def duel(alice, bob):
+    game = services.game_create(
+        creator=alice,
+        mode="shuffle",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
+    )
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def first_move(game, alice):
+    services.action_submit(game=game, user=alice, action={"place": "a1"}, expected_ply=0)
+
+
+def test_a_turn_notice_reaches_the_device_encrypted_and_says_nothing_secret(
+    alice, bob, stub, verified, on_commit
+):
+    verified(bob)
+    device = subscribe(bob, stub)
+    game = duel(alice, bob)
+    with on_commit():
+        first_move(game, alice)  # bob's turn: his phone is told, not his inbox
+    (received,) = stub.on("/push/phone")
+    assert received.headers["authorization"].startswith("vapid t=")
+    assert f"k={push.public_key()}" in received.headers["authorization"]
+    notice = device.read(received)
+    assert notice["body"].startswith("Your turn: Blokus Shuffle: UNO Edition (2 players)")
+    assert notice["url"].endswith(f"/games/{game.public_id}/")
+    text = json.dumps(notice)
+    game.refresh_from_db()
+    state = game.current_state()
+    for secret in [game.seed, game.salt, *state.hands[1]]:
+        assert secret not in text  # R9: no seed, salt or card of any hand
+    assert not [m for m in mail.outbox if m.to == [bob.email]]  # instead of the email
+    assert DeviceNotice.objects.get(user=bob).status == "sent"
+
+
+def test_a_player_whose_page_is_open_gets_no_push(alice, bob, stub, on_commit):
+    subscribe(bob, stub)
+    presence.mark_online(bob.pk)
+    game = duel(alice, bob)
+    with on_commit():
+        first_move(game, alice)
+    assert stub.on("/push/") == []
+    assert push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="push") == (
+        "online"
+    )
+
+
+def test_without_a_device_the_email_goes_out_as_before(alice, bob, verified, on_commit):
+    verified(bob)
+    game = duel(alice, bob)
+    with on_commit():
+        first_move(game, alice)
+    assert [m for m in mail.outbox if m.to == [bob.email]]
+
+
+def test_a_notice_is_sent_once_however_often_the_task_runs(alice, bob, stub, on_commit):
+    subscribe(bob, stub)
+    game = duel(alice, bob)
+    with on_commit():
+        first_move(game, alice)
+    again = push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="push")
+    assert again == "duplicate" and len(stub.on("/push/")) == 1
+
+
+def test_a_device_its_push_service_forgot_is_dropped(alice, bob, stub, on_commit):
+    subscribe(bob, stub)
+    stub.answers.append(410)
+    game = duel(alice, bob)
+    with on_commit():
+        first_move(game, alice)
+    assert not PushSubscription.objects.filter(user=bob).exists()
+
+
+def test_a_push_service_that_is_down_makes_the_task_retry(alice, bob, stub):
+    subscribe(bob, stub)
+    game = duel(alice, bob)
+    first_move(game, alice)
+    stub.answers.append(503)
+    with pytest.raises(push.Failed):
+        push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="push")
+    # The claim was released: the retry sends it.
+    assert push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="push") == (
+        "sent"
+    )
+
+
+def test_invitation_and_game_over_notices(alice, bob, stub, on_commit):
+    device = subscribe(bob, stub)
+    with on_commit():
+        game = services.game_create(
+            creator=alice,
+            mode="classic",
+            players=2,
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
+        )
+    (invite,) = stub.on("/push/phone")
+    assert device.read(invite)["body"].startswith("alice invites you to a game")
+    services.game_join(game=game, user=bob)
+    from games.services.resign import game_resign
+
+    for corner, user in (("a1", alice), ("t1", bob), ("t20", alice)):
+        game.refresh_from_db()
+        services.action_submit(
+            game=game, user=user, action={"place": corner}, expected_ply=game.ply
+        )
+    with on_commit():
+        game_resign(game=game, user=alice)
+    bodies = [device.read(r)["body"] for r in stub.on("/push/phone")]
+    assert any(b.startswith("Game over: Classic Blokus (2 players)") for b in bodies)
+
+
+def test_the_players_preferences_decide(alice, bob, stub, on_commit):
+    subscribe(bob, stub)
+    NoticeSettings.objects.create(user=bob, turn=False)
+    game = duel(alice, bob)
+    with on_commit():
+        first_move(game, alice)
+    assert stub.on("/push/") == []
+
+
+def test_a_webhook_gets_a_discord_and_slack_compatible_message(alice, bob, stub, on_commit):
+    response = client_for(bob).post(
+        "/settings/notifications/",
+        {"turn": "on", "invite": "on", "over": "on", "webhook_url": f"{stub.url}/hook"},
+    )
+    assert response.status_code == 302
+    game = duel(alice, bob)
+    with on_commit():
+        first_move(game, alice)
+    (received,) = stub.on("/hook")
+    message = json.loads(received.body)
+    assert message["content"] == message["text"]  # Discord reads one, Slack the other
+    assert message["content"].startswith("Your turn:")
+    assert f"/games/{game.public_id}/" in message["content"]
+
+
+@override_settings(WEBHOOK_ALLOW_HTTP=False)
+def test_a_webhook_must_be_https_and_bad_subscriptions_are_refused(bob):
+    response = client_for(bob).post(
+        "/settings/notifications/", {"turn": "on", "webhook_url": "http://example.com/hook"}
+    )
+    assert response.status_code == 400 and "https://" in response.content.decode()
+    bad = client_for(bob).post(
+        "/settings/notifications/subscribe/",
+        json.dumps({"endpoint": "ftp://x", "keys": {"p256dh": "a", "auth": "b"}}),
+        content_type="application/json",
+    )
+    assert bad.status_code == 400 and not PushSubscription.objects.exists()
+    assert not NoticeSettings.objects.exists()
+
+
+def test_the_notifications_page_the_service_worker_and_the_manifest(client, bob):
+    page = client_for(bob).get("/settings/notifications/").content.decode()
+    assert f'data-key="{push.public_key()}"' in page and "Turn on for this device" in page
+    worker = client.get("/sw.js")
+    assert worker["Content-Type"].startswith("text/javascript")
+    assert worker["Service-Worker-Allowed"] == "/"
+    manifest = client.get("/manifest.webmanifest").json()
+    assert manifest["display"] == "standalone"
+    assert {i["sizes"] for i in manifest["icons"]} >= {"192x192", "512x512"}
+
+
+@override_settings(WEBHOOK_ALLOW_HTTP=False)
+def test_no_notice_goes_to_an_address_inside_the_sites_network(alice, bob, stub):
+    """SSRF: a webhook or a push endpoint on a local address is never called."""
+    NoticeSettings.objects.create(user=bob, webhook_url=f"{stub.url}/hook")
+    device = push_stub.Device(f"{stub.url}/push/phone")
+    PushSubscription.objects.create(
+        user=bob, endpoint=device.endpoint, p256dh=device.p256dh, auth=device.auth
+    )
+    game = duel(alice, bob)
+    first_move(game, alice)
+    for channel in ("push", "webhook"):
+        push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel=channel)
+    assert stub.received == []
+    assert not push.outside("https://127.0.0.1/hook") and not push.outside("https://10.0.0.1/")
