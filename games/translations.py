@@ -153,6 +153,9 @@ RULE_MESSAGES = {
     "R1.1": gettext_lazy("Squares are written a1 to t20, separated by commas (R1.1)."),
     "R1.3": gettext_lazy("These squares do not form one of the 21 pieces (R1.3)."),
     "R1.4": gettext_lazy("There is no such card (R1.4)."),
+    "R2.5": gettext_lazy(
+        "Resign with one of your own colours: the shared colour is nobody's own (R2.5)."
+    ),
     "R3.1": gettext_lazy("A setup piece must cover a free corner square of the board (R3.1)."),
     "R4.1": gettext_lazy("The piece must lie on free squares of the board (R4.1)."),
     "R4.2": gettext_lazy("The piece must touch your own colour at a corner (R4.2)."),
@@ -175,6 +178,7 @@ RULE_MESSAGES = {
         "colour at a corner and at no side (R6.8)."
     ),
     "R6.9": gettext_lazy("Only one card is played per turn (R6.9)."),
+    "R7.2": gettext_lazy("That player has resigned already: their colours are out (R7.2)."),
     "R8.1": gettext_lazy("The game is over: no move can follow (R8.1)."),
     "R4.3, R6.6": gettext_lazy(
         "Double Play's second piece must not share a side with your own colour (R4.3, R6.6)."
