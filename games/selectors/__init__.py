@@ -236,7 +236,8 @@ def turn_log(game: Game) -> list[tuple[int, int, list]]:
 
 def turn_clock(game: Game) -> dict | None:
     """The running turn's clock: its deadline (vacations counted, selectors.clock) for a human's
-    turn; for a computer's, that it is thinking. None when no turn runs."""
+    turn, or the end of their vacation while they are away; for a computer's, that it is
+    thinking. None when no turn runs."""
     if game.status != Game.Status.ACTIVE or game.turn_started_at is None:
         return None
     per_move = dict(Game.MOVE_TIMES).get(game.move_seconds) or _("%(seconds)d s") % {
@@ -247,6 +248,11 @@ def turn_clock(game: Game) -> dict | None:
     if seat is None or seat.is_ai:
         return {"computer": True, "per_move": per_move}
     due = clock.deadline(game, seat.user_id)
+    user = seat.user
+    if user is not None and user.on_vacation():
+        # The clock stands still while the player is away (selectors.clock): no countdown, no
+        # "the computer plays at the deadline", the end of the vacation instead.
+        return {"computer": False, "per_move": per_move, "vacation_until": user.vacation_until}
     return {"computer": False, "per_move": per_move, "deadline": due}
 
 
