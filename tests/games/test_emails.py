@@ -335,3 +335,28 @@ def test_a_mail_server_that_stays_down_does_not_undo_the_move(
     flaky(0)
     assert send_turn_email.delay(duel.pk, 1, bob.pk, "turn").get() == "sent"
     assert len(mail.outbox) == 1
+
+
+def test_the_creator_of_a_game_against_the_computer_gets_no_email_the_moment_it_starts(
+    alice, verified, settings, monkeypatch, on_commit
+):
+    from games import jobs
+    from games.models import Seat
+    from games.services import SeatSpec
+
+    settings.TURN_EMAIL_GRACE_SECONDS = 60
+    queued = []
+    monkeypatch.setattr(jobs, "queue_later", lambda *args, **kw: queued.append(args))
+    verified(alice)
+    with on_commit():
+        game = services.game_create(
+            creator=alice,
+            mode="shuffle",
+            players=2,
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
+        )
+    assert mail.outbox == []  # not the moment it starts: a grace period later, if she is away
+    assert queued == [("send_turn_email", 60, game.pk, 0, alice.pk, "turn")]
+    presence.page_report(alice.pk, "the new game's page", visible=True, active_ms_ago=900)
+    assert send_turn_email.delay(*queued[0][2:]).get() == "online"
+    assert mail.outbox == []
