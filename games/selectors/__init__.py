@@ -211,6 +211,31 @@ def seat_labels(game: Game) -> dict[int, str]:
     return {s.index: s.label for s in _seats(game)}
 
 
+def game_name(game: Game) -> str:
+    """A game as its page names it, by its players and mode: "alice vs bob · Shuffle" (the
+    random id stays in the URL). A player with two seats is named once; a seat nobody has
+    taken yet by its kind, the computer by its level."""
+    names: list[str] = []
+    for seat in sorted(_seats(game), key=lambda s: s.index):
+        if seat.kind == Seat.Kind.AI:
+            name = _("Computer (%(level)s)") % {"level": seat.get_ai_level_display()}
+        elif seat.user is not None:
+            name = str(seat.user)
+        else:
+            name = seat.get_kind_display()
+        if name not in names:
+            names.append(name)
+    players = names[0] if names else ""
+    for name in names[1:]:
+        players = _("%(first)s vs %(second)s") % {"first": players, "second": name}
+    mode = (
+        pgettext("mode", "Shuffle")
+        if game.mode == Game.Mode.SHUFFLE
+        else pgettext("mode", "Classic")
+    )
+    return _("%(players)s · %(mode)s") % {"players": players, "mode": mode}
+
+
 def _seats(game: Game) -> list[Seat]:
     """The game's seats with their users: the ones ``game_for_viewer`` prefetched (a page's one
     seat query), else one query."""
