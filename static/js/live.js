@@ -163,7 +163,20 @@
   // heard of meanwhile, this is already stale.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.target && event.target.id === "game" && latest > shownPly()) refreshGame();
+    if (event.target && event.target.id === "game" && shownPly() > loadedPly) closeNotices();
   });
+
+  // A success notice ("Your game is ready.", "Rematch: the other players are invited.") is
+  // about the moment the page was loaded: once the game has moved on it goes, instead of
+  // staying above the board for the whole game (the page is never reloaded while playing).
+  let loadedPly = 0;
+  function closeNotices() {
+    document.querySelectorAll(".messages .message.success").forEach(function (notice) {
+      notice.remove();
+    });
+    const list = document.querySelector(".messages");
+    if (list && !list.children.length) list.remove();
+  }
 
   function watchGame() {
     const game = document.getElementById("game");
@@ -248,5 +261,9 @@
     link.closest("form").remove();
   });
 
-  document.addEventListener("DOMContentLoaded", function () { watchGame(); watchUser(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    loadedPly = shownPly();
+    watchGame();
+    watchUser();
+  });
 })();
