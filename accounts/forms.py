@@ -15,6 +15,7 @@ class SettingsForm(forms.ModelForm):
             "time_zone",
             "confirm_moves",
             "email_turns",
+            "email_when_open",
             "reminder_hours",
             "digest_hour",
         ]

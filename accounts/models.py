@@ -80,6 +80,16 @@ class User(AbstractUser):
         choices=EmailTurns.choices,
         default=EmailTurns.EVERY,
     )
+    # A "your turn" email is not sent to a player at the board (a visible page with recent
+    # input, games.live.presence) unless they ask for it here.
+    email_when_open = models.BooleanField(
+        gettext_lazy("email me even when a page is open"),
+        default=False,
+        help_text=gettext_lazy(
+            "Otherwise no turn email is sent while you are looking at the site: only when you "
+            "have not been at the board since your turn began."
+        ),
+    )
     reminder_hours = models.PositiveSmallIntegerField(
         gettext_lazy("remind me after"),
         choices=REMINDER_HOURS,

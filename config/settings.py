@@ -462,6 +462,9 @@ if EMAIL_USE_TLS and EMAIL_USE_SSL:
 # Seconds before a stuck SMTP connection fails (and the email task retries), instead of holding
 # a worker for ever.
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+# A "your turn" email goes out this long after the turn began, and only if the player was not at
+# the board meanwhile (a visible page with recent input: games.live.presence, games.jobs.emails).
+TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60, minimum=0)
 # The site's address as players reach it, for the absolute links in emails (no trailing slash).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):

@@ -11,8 +11,9 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -189,6 +190,11 @@ class Game(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
 
+# A day of the year as a date to read, in the order and words of the active language (each
+# language's translation of this format: "j F" in Swedish, "j. E" in Finnish, "n月j日" in Japanese).
+DAY_MONTH_FORMAT = ("date format: day and month", "F j")
+
+
 class Seat(models.Model):
     class Kind(models.TextChoices):
         """The one seat vocabulary: what a seat is (stored here), what the new-game form offers
@@ -309,8 +315,12 @@ class Seat(models.Model):
         name = str(self.user) if self.user else "?"
         if self.kind == self.Kind.INVITED:
             return gettext("%(name)s (invited)") % {"name": name}
-        if self.user and self.user.on_vacation() and not self.ai_takeover:
-            until = date_format(self.user.vacation_until, "j M")
+        if self.user and self.user.on_vacation() and not self.ai_takeover and not self.game.is_over:
+            # The day and month in the active language's order and words ("26 november",
+            # "26. marraskuuta", "11月26日") and the reader's time zone (config.middleware).
+            until = date_format(
+                timezone.localtime(self.user.vacation_until), pgettext(*DAY_MONTH_FORMAT)
+            )
             return gettext("%(name)s (on vacation until %(date)s)") % {"name": name, "date": until}
         if self.ai_takeover:
             return gettext("%(name)s (computer plays)") % {"name": name}

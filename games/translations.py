@@ -58,10 +58,15 @@ STEP_TEXT = {
     "card": gettext_lazy("play a card"),
     "keep": gettext_lazy("choose which Draw 2 card to play"),
     "declare": gettext_lazy("declare a colour for Wild"),
-    "recycle": gettext_lazy("take one of their pieces back"),
+    "recycle": gettext_lazy("take one of your pieces back"),
     "warp": gettext_lazy("move an opponent's piece"),
     "place": gettext_lazy("place a piece"),
     "place_second": gettext_lazy("place Double Play's second piece"),
+}
+# The same, for the steps whose words differ when they are said of another player ("Blue to
+# move (alice): take one of their pieces back").
+STEP_TEXT_OTHERS = {
+    "recycle": gettext_lazy("take one of their pieces back"),
 }
 # The step of the colour to move, as the replay's status line names it.
 STEP_NAMES = {
@@ -106,9 +111,10 @@ def card_effect(kind: str) -> str:
     return str(effect) if effect is not None else ""
 
 
-def step_text(step: str) -> str:
-    """What the player does at ``step``, with its rule: "place a piece (R5.3)"."""
-    words = STEP_TEXT.get(step)
+def step_text(step: str, *, yours: bool = True) -> str:
+    """What the player does at ``step``, with its rule: "place a piece (R5.3)"; said to the
+    player (``yours``: "one of your pieces") or of another one ("one of their pieces")."""
+    words = (None if yours else STEP_TEXT_OTHERS.get(step)) or STEP_TEXT.get(step)
     if words is None:
         return ""
     return _("%(what)s (%(rule)s)") % {"what": words, "rule": STEPS[step].rule}

@@ -23,3 +23,6 @@ CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 # tests clear and count in the cache. The Redis-backed settings are exercised by the integration
 # tests that start real services.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The turn email goes out at once (a test that is about the grace period sets its own): the
+# real-worker tests wait for it, and an eager Celery ignores a countdown anyway.
+TURN_EMAIL_GRACE_SECONDS = 0

@@ -19,3 +19,9 @@ def task(name: str):
 def queue(name: str, *args, **kwargs):
     """Queue ``games.tasks.<name>(*args, **kwargs)`` for a worker."""
     return task(name).delay(*args, **kwargs)
+
+
+def queue_later(name: str, seconds: float, *args, **kwargs):
+    """Queue ``games.tasks.<name>(*args, **kwargs)`` to run ``seconds`` from now (an eager
+    Celery, as in the tests, runs it at once)."""
+    return task(name).apply_async(args, kwargs, countdown=seconds)

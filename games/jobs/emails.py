@@ -5,10 +5,12 @@ claims it (a TurnNotice row per seat, turn and kind, taken with a conditional up
 it. A duplicate delivery of the task, or a retry after the mail went out, finds the claim taken
 and sends nothing; a failed send releases the claim so that the retry may try again.
 
-Kinds: "turn" (it became your turn), "reminder" (your turn has waited ``reminder_hours``),
-"timeout" (the computer played your overdue turn), "takeover" (after three timeouts in a row the
-computer plays a seat for the rest of the game: told to everyone seated), "invite" (a seat in a
-game not started yet awaits your answer: ``tasks.send_invite_email`` calls ``invite``).
+Kinds: "turn" (it became your turn; queued a grace period after the turn began, sent only if the
+player was not at the board meanwhile: ``at_the_board``), "reminder" (your turn has waited
+``reminder_hours``), "timeout" (the computer played your overdue turn), "takeover" (after three
+timeouts in a row the computer plays a seat for the rest of the game: told to everyone seated),
+"invite" (a seat in a game not started yet awaits your answer: ``tasks.send_invite_email`` calls
+``invite``).
 """
 
 from __future__ import annotations
@@ -81,6 +83,18 @@ def still_due(game: Game, seat: Seat, ply: int, kind: str) -> bool:
     return turn_start_ply(game.pk, seat.index) == ply
 
 
+def at_the_board(game: Game, user, kind: str) -> bool:
+    """Whether the player sees this news on a page instead (games.live.presence): for a turn,
+    if they were at the board at any moment since it began (the email is sent a grace period
+    later, ``TURN_EMAIL_GRACE_SECONDS``); for a reminder, a timeout or a takeover, if they are
+    now. Never for an invitation, nor for a player who asked for emails even then."""
+    if kind == Kind.INVITE or user.email_when_open:
+        return False
+    if kind == Kind.TURN and game.turn_started_at is not None:
+        return presence.is_attentive(user.pk, since=game.turn_started_at.timestamp())
+    return presence.is_attentive(user.pk)
+
+
 def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | None = None) -> str:
     """Send one notice at most once; returns what happened (for logs and tests)."""
     if kind not in Kind.values:
@@ -101,8 +115,8 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
         return "pushed"  # the player's devices are told instead (games.jobs.push)
     if not wants(user, kind):
         return "declined"
-    if kind != Kind.INVITE and presence.is_online(user.pk):
-        # The page shows it (a nudge, a toast). A reminder is looked for again by the next
+    if at_the_board(game, user, kind):
+        # The page shows it (the board, a toast). A reminder is looked for again by the next
         # scan, so it goes out once the player has left without moving.
         return "online"
     notice, _ = TurnNotice.objects.get_or_create(

@@ -92,7 +92,8 @@ class GameConsumer(KeepaliveConsumer):
 
 
 class UserConsumer(KeepaliveConsumer):
-    """``/ws/me/``: a signed-in user's own channel (turn notices) and presence."""
+    """``/ws/me/``: a signed-in user's own channel (turn notices) and presence: each ping says
+    whether its page is visible and how long ago it had input (games.live.presence)."""
 
     socket = "user"
 
@@ -103,21 +104,24 @@ class UserConsumer(KeepaliveConsumer):
             return
         self.user_id = user.pk
         self.join(nudges.user_group(user.pk))
-        presence.mark_online(user.pk)
 
     def disconnect(self, code):
         if self.group:
-            presence.mark_offline(self.user_id)
+            presence.page_closed(self.user_id, self.channel_name)
         super().disconnect(code)
-
-    def receive_message(self, kind, content) -> None:
-        if kind == "alive":
-            presence.mark_online(self.user_id)
 
     def receive_json(self, content, **kwargs):
         super().receive_json(content, **kwargs)
         if isinstance(content, dict) and content.get("type") == "ping":
-            presence.mark_online(self.user_id)  # a ping says the page is open, too
+            active = content.get("active_ms_ago")
+            if isinstance(active, bool) or not isinstance(active, (int, float)):
+                active = None
+            presence.page_report(
+                self.user_id,
+                self.channel_name,
+                visible=content.get("visible") is True,
+                active_ms_ago=active,
+            )
 
     def turn_notice(self, event):
         self.send_json({"type": "your.turn", "game": event["game"], "title": event["title"]})

@@ -110,6 +110,13 @@ def outlook_text(look: dict) -> dict:
         ) % {"moves": moves, "n": look["sources"]}
     else:
         n = look["placements"]
+        if look["no_effect"]:
+            # The card would only be discarded (a Warp with no piece to move, say): what follows
+            # is the usual placement, said as such rather than as the card's own count beside
+            # a warning that contradicts it.
+            then = placements(n) if n else _("no placement: you would pass (R5.3)")
+            warn = _("No effect now: it would just be discarded, then %(then)s.") % {"then": then}
+            return {"text": "", "warn": warn}
         if look["double"] and n:
             text = _("%(placements)s, then a second piece") % {"placements": placements(n)}
         else:

@@ -9,6 +9,8 @@ own last turn are marked ``new``: what happened while they were away.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from games.engine.state import COLOURS
 from games.translations import colour_letter, colour_name
 
@@ -32,6 +34,12 @@ def _starts_turn(events: list[dict], previous: list[dict] | None, classic: bool)
     return events[0].get("event") == "card"
 
 
+def _player(colour, seat, colour_labels, seat_names, shared) -> str:
+    if shared and colour == shared and seat_names and seat in seat_names:
+        return _("shared colour, played by %(name)s") % {"name": seat_names[seat]}
+    return colour_labels.get(colour, "")
+
+
 def turns(
     actions: list[tuple[int, int, list[dict]]],
     *,
@@ -39,12 +47,16 @@ def turns(
     colour_labels: dict[str, str],
     mine: set[str],
     replay_url: str,
+    seat_names: dict[int, str] | None = None,
+    shared: str | None = None,
 ) -> dict:
     """``actions`` are (ply, seat, public events) in ply order. Returns the turns, newest first,
-    each with its colour, player, captions, and a link to the replay at its last action."""
+    each with its colour, player, captions, and a link to the replay at its last action. The
+    ``shared`` colour's turns (R2.5: the players take turns with it) say who played them, from
+    the acting seat's name in ``seat_names``."""
     out: list[dict] = []
     previous = None
-    for ply, _seat, events in actions:
+    for ply, seat, events in actions:
         events = events or []
         if not events:
             continue
@@ -55,7 +67,7 @@ def turns(
                     "colour": colour,
                     "label": colour_name(colour),
                     "letter": colour_letter(colour) if colour in COLOURS else "?",
-                    "player": colour_labels.get(colour, ""),
+                    "player": _player(colour, seat, colour_labels, seat_names, shared),
                     "lines": [],
                     "first_ply": ply,
                     "mine": colour in mine,

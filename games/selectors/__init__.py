@@ -343,6 +343,31 @@ def seat_labels(game: Game) -> dict[int, str]:
     return {s.index: s.label for s in _seats(game)}
 
 
+def game_name(game: Game) -> str:
+    """A game as its page names it, by its players and mode: "alice vs bob · Shuffle" (the
+    random id stays in the URL). A player with two seats is named once; a seat nobody has
+    taken yet by its kind, the computer by its level."""
+    names: list[str] = []
+    for seat in sorted(_seats(game), key=lambda s: s.index):
+        if seat.kind == Seat.Kind.AI:
+            name = _("Computer (%(level)s)") % {"level": seat.get_ai_level_display()}
+        elif seat.user is not None:
+            name = str(seat.user)
+        else:
+            name = seat.get_kind_display()
+        if name not in names:
+            names.append(name)
+    players = names[0] if names else ""
+    for name in names[1:]:
+        players = _("%(first)s vs %(second)s") % {"first": players, "second": name}
+    mode = (
+        pgettext("mode", "Shuffle")
+        if game.mode == Game.Mode.SHUFFLE
+        else pgettext("mode", "Classic")
+    )
+    return _("%(players)s · %(mode)s") % {"players": players, "mode": mode}
+
+
 def _seats(game: Game) -> list[Seat]:
     """The game's seats with their users: the ones ``game_for_viewer`` prefetched (a page's one
     seat query), else one query."""
@@ -368,7 +393,8 @@ def turn_log(game: Game) -> list[tuple[int, int, list]]:
 
 def turn_clock(game: Game) -> dict | None:
     """The running turn's clock: its deadline (vacations counted, selectors.clock) for a human's
-    turn; for a computer's, that it is thinking. None when no turn runs."""
+    turn, or the end of their vacation while they are away; for a computer's, that it is
+    thinking. None when no turn runs."""
     if game.status != Game.Status.ACTIVE or game.turn_started_at is None:
         return None
     per_move = dict(Game.MOVE_TIMES).get(game.move_seconds) or _("%(seconds)d s") % {
@@ -379,6 +405,11 @@ def turn_clock(game: Game) -> dict | None:
     if seat is None or seat.is_ai:
         return {"computer": True, "per_move": per_move}
     due = clock.deadline(game, seat.user_id)
+    user = seat.user
+    if user is not None and user.on_vacation():
+        # The clock stands still while the player is away (selectors.clock): no countdown, no
+        # "the computer plays at the deadline", the end of the vacation instead.
+        return {"computer": False, "per_move": per_move, "vacation_until": user.vacation_until}
     return {"computer": False, "per_move": per_move, "deadline": due}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -210,9 +211,11 @@ def after_change(
         transaction.on_commit(lambda: nudges.your_turn(user_id, public_id, title), robust=True)
         notify.devices_told(game_id=game_id, ply=ply, user_ids=[user_id], kind="turn")
         if seat.user.email_turns == User.EmailTurns.EVERY:
-            # ``ply`` is where this turn begins: the task sends nothing once it has been played.
+            # ``ply`` is where this turn begins: the task sends nothing once it has been played,
+            # nor if the player was at the board during the grace period (jobs.emails).
             # Robust: a mail server that is down must not turn a committed move into an error.
+            grace = settings.TURN_EMAIL_GRACE_SECONDS
             transaction.on_commit(
-                lambda: jobs.queue("send_turn_email", game_id, ply, user_id, "turn"),
+                lambda: jobs.queue_later("send_turn_email", grace, game_id, ply, user_id, "turn"),
                 robust=True,
             )

@@ -154,11 +154,14 @@ def _respond(request, game, seat, params, *, page=False, message="", status=200)
     links = Links(game, token)
     if game.status == Game.Status.OPEN or game.state is None or message:
         ctx = _context(request, game, seat, params, links, message=message)
+        if page:
+            ctx["game_name"] = selectors.game_name(game)
         return render(request, PAGE if page else PANEL, ctx, status=status)
     html = _cached_panel(request, game, seat, params, links)
     if not page:
         return _html_response(html, status)
     ctx = {"game": game, "seat": seat, "panel_html": html, "joining": False}
+    ctx["game_name"] = selectors.game_name(game)
     return render(request, PAGE, ctx, status=status)
 
 

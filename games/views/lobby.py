@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import selectors, services
 from games.forms import GameForm
 from games.models import Game, Seat
+from games.selectors import seating
 
 YOUR_TURN_ON_HOME = 5
 
@@ -219,12 +220,22 @@ def invite(request, public_id, token):
     # A wrong token is no invitation, even to a public game (constant time: no probing).
     if not secrets.compare_digest(token.encode(), game.invite_token.encode()):
         raise Http404(_("no such invitation"))
+    seats = list(game.seats.all())  # prefetched with their users by game_for_viewer
+    # The write path's own rule (selectors.seating): "Take a seat" only where game_join would
+    # seat the visitor; else what they can do: watch, and why there is no seat for them.
+    target = seating.seat_for_joiner(game, seats, request.user, token) if seat is None else None
+    free = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.LINK)]
     context = {
         "game": game,
-        "seats": list(game.seats.select_related("user")),
+        "seats": seats,
         "my_seat": seat,
         "token": token,
-        "joinable": game.status == Game.Status.OPEN and seat is None,
+        "joinable": target is not None,
+        "accepting": target is not None and target.kind == Seat.Kind.INVITED,
+        "reserved": game.status == Game.Status.OPEN
+        and not free
+        and any(s.kind == Seat.Kind.INVITED for s in seats),
+        "watch_url": f"{_game_url(game)}?token={token}",
     }
     return render(request, "games/invite.html", context)
 

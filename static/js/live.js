@@ -10,7 +10,11 @@
 //     with persisted) and a tab shown again (visibilitychange) re-sync. "game.seats": a seat of
 //     the waiting room changed or the game started.
 //     "chat.posted": the chat log refetches the lines its viewer may read.
-//   - <body data-user-socket="/ws/me/">: "your turn" notices on any page, and presence.
+//   - <body data-user-socket="/ws/me/">: "your turn" notices on any page, and presence: its
+//     pings say whether this page is visible and how long ago it had input ({"type": "ping",
+//     "visible": true, "active_ms_ago": 1200}), and it reports at once when it opens, when the
+//     page is hidden or shown and on the first input after a quiet spell; the server emails a
+//     turn only to a player who was not at the board (games/live/presence.py).
 // Keepalive: every socket pings every 25 s and expects a pong within 10 s; a socket that stays
 // silent is closed and reopened (proxies cut idle connections; a dead one loses nudges).
 (function () {
@@ -21,12 +25,22 @@
 
   const sockets = [];
 
-  function socket(path, onMessage, onOpen) {
+  // The player's last input on this page: loading it or bringing it to the front counts too.
+  let lastInput = Date.now();
+  function attention() {
+    return {
+      visible: document.visibilityState === "visible",
+      active_ms_ago: Math.max(0, Date.now() - lastInput),
+    };
+  }
+
+  function socket(path, onMessage, onOpen, report) {
     let delay = 1000;
     let ws;
     let pinger = null;
     let deadline = null;
     let retry = null;
+    let sent = 0;
     function stopTimers() {
       clearInterval(pinger);
       clearTimeout(deadline);
@@ -34,7 +48,8 @@
     }
     function ping() {
       if (ws.readyState !== WebSocket.OPEN) return;
-      ws.send(JSON.stringify({ type: "ping" }));
+      ws.send(JSON.stringify(Object.assign({ type: "ping" }, report ? report() : {})));
+      sent = Date.now();
       if (!deadline) deadline = setTimeout(function () { ws.close(); }, PONG_WITHIN);
     }
     function open() {
@@ -43,6 +58,7 @@
       ws.onopen = function () {
         delay = 1000;
         pinger = setInterval(ping, PING_EVERY);
+        if (report) ping(); // say at once whether the player is here
         if (onOpen) onOpen(ws);
       };
       ws.onmessage = function (event) {
@@ -70,6 +86,13 @@
         ping();
       }
     });
+    // Tell the server now (hidden, or input after a quiet spell), at most every few seconds
+    // for input.
+    return {
+      report: function (always) {
+        if (ws && ws.readyState === WebSocket.OPEN && (always || Date.now() - sent > 15000)) ping();
+      },
+    };
   }
 
   function shownPly() {
@@ -142,7 +165,20 @@
   // heard of meanwhile, this is already stale.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.target && event.target.id === "game" && latest > shownPly()) refreshGame();
+    if (event.target && event.target.id === "game" && shownPly() > loadedPly) closeNotices();
   });
+
+  // A success notice ("Your game is ready.", "Rematch: the other players are invited.") is
+  // about the moment the page was loaded: once the game has moved on it goes, instead of
+  // staying above the board for the whole game (the page is never reloaded while playing).
+  let loadedPly = 0;
+  function closeNotices() {
+    document.querySelectorAll(".messages .message.success").forEach(function (notice) {
+      notice.remove();
+    });
+    const list = document.querySelector(".messages");
+    if (list && !list.children.length) list.remove();
+  }
 
   function watchGame() {
     const game = document.getElementById("game");
@@ -176,8 +212,20 @@
     if (document.getElementById("game")) { refreshGame(true); refreshChat(); }
   }
   window.addEventListener("pageshow", function (event) { if (event.persisted) wake(); });
+  let userSocket = null;
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") wake();
+    if (document.visibilityState === "visible") {
+      lastInput = Date.now();
+      wake();
+    } else if (userSocket) {
+      userSocket.report(true); // hidden: no longer at the board
+    }
+  });
+  ["keydown", "pointerdown", "pointermove", "wheel", "touchstart"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      lastInput = Date.now();
+      if (userSocket) userSocket.report(false);
+    }, { passive: true, capture: true });
   });
 
   // A short optional chime when a notice arrives (Settings > Notifications: kept per browser).
@@ -218,14 +266,14 @@
     const path = document.body.dataset.userSocket;
     if (!path) return;
     const title = document.title;
-    socket(path, function (message) {
+    userSocket = socket(path, function (message) {
       if (message.type !== "your.turn") return;
       turnSound();
       const here = document.getElementById("game");
       if (here && here.dataset.game === message.game) return; // the board already shows it
       document.title = "(●) " + title;
       toast(message.title, "/games/" + encodeURIComponent(message.game) + "/");
-    });
+    }, null, attention);
   }
 
   // A move's own POST answers 204 and names the ply it reached (HX-Trigger "game-moved"): the
@@ -244,5 +292,9 @@
     link.closest("form").remove();
   });
 
-  document.addEventListener("DOMContentLoaded", function () { watchGame(); watchUser(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    loadedPly = shownPly();
+    watchGame();
+    watchUser();
+  });
 })();

@@ -131,3 +131,16 @@ def test_changing_the_email_waits_for_the_new_address_to_be_verified(client, ali
     assert list(EmailAddress.objects.filter(user=alice).values_list("email", flat=True)) == [
         "alice@new.example.com"
     ]
+
+
+def test_a_player_may_ask_for_turn_emails_even_with_a_page_open(client, alice):
+    client.force_login(alice)
+    assert b"Email me even when a page is open" in client.get(reverse("settings")).content
+    assert not alice.email_when_open
+
+    client.post(reverse("settings"), {**VALID, "email_when_open": "on"})
+    alice.refresh_from_db()
+    assert alice.email_when_open
+    client.post(reverse("settings"), VALID)  # an unticked box is not sent
+    alice.refresh_from_db()
+    assert not alice.email_when_open

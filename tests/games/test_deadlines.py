@@ -145,16 +145,18 @@ def test_one_reminder_per_turn_even_when_the_turn_has_several_decisions(
 
 
 def test_a_reminder_waits_until_the_player_leaves_the_site(duel, alice, bob, verified, scan):
+    import time
+
     from games.live import presence
 
     verified(bob)
     prefer(bob, email_turns="reminders", reminder_hours=1)
     play(duel, alice)
     waited(duel, hours=2)
-    presence.mark_online(bob.pk)
+    presence.page_report(bob.pk, "tab", visible=True, active_ms_ago=0)
     scan()
     assert mail.outbox == []
-    presence.mark_offline(bob.pk)
+    presence.page_closed(bob.pk, "tab", now=time.time() - 1)
     scan()
     assert len(subjects(bob)) == 1
 

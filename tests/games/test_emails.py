@@ -92,12 +92,82 @@ def test_no_email_to_an_address_that_is_not_the_primary_verified_one(
     assert mail.outbox == []
 
 
-def test_no_email_while_the_player_is_on_the_site(duel, alice, bob, verified, on_commit):
+def test_no_email_while_the_player_is_at_the_board(duel, alice, bob, verified, on_commit):
     verified(bob)
-    presence.mark_online(bob.pk)
+    presence.page_report(bob.pk, "tab", visible=True, active_ms_ago=2000)
     with on_commit():
         first_move(duel, alice)
     assert mail.outbox == []
+
+
+# -- at the board (issue #26, item 2): a visible page with recent input, over all of a player's
+# pages; a page merely open does not count.
+
+
+def bob_to_move(duel, alice):
+    first_move(duel, alice)  # queued emails do not run: the test's transaction never commits
+    duel.refresh_from_db()
+    return duel.turn_started_at.timestamp()
+
+
+def test_closing_one_of_two_visible_tabs_leaves_the_player_at_the_board(duel, alice, bob, verified):
+    verified(bob)
+    began = bob_to_move(duel, alice)
+    presence.page_report(bob.pk, "tab-1", visible=True, active_ms_ago=0, now=began - 5)
+    presence.page_report(bob.pk, "tab-2", visible=True, active_ms_ago=0, now=began - 4)
+    presence.page_closed(bob.pk, "tab-1", now=began - 3)
+    assert send_turn_email.delay(duel.pk, 1, bob.pk, "turn").get() == "online"
+    assert mail.outbox == []
+
+
+def test_a_tab_left_open_in_the_background_gets_the_email(duel, alice, bob, verified):
+    verified(bob)
+    began = bob_to_move(duel, alice)
+    presence.page_report(bob.pk, "tab", visible=True, active_ms_ago=0, now=began - 30)
+    presence.page_report(bob.pk, "tab", visible=False, active_ms_ago=0, now=began - 20)
+    presence.page_report(bob.pk, "tab", visible=False, active_ms_ago=0, now=began + 5)  # a ping
+    assert send_turn_email.delay(duel.pk, 1, bob.pk, "turn").get() == "sent"
+    assert len(to(bob)) == 1
+
+
+def test_a_visible_tab_without_input_for_minutes_gets_the_email(duel, alice, bob, verified):
+    verified(bob)
+    began = bob_to_move(duel, alice)
+    idle = (presence.ATTENTION_SECONDS + 60) * 1000
+    presence.page_report(bob.pk, "tab", visible=True, active_ms_ago=idle, now=began + 5)
+    assert send_turn_email.delay(duel.pk, 1, bob.pk, "turn").get() == "sent"
+
+
+def test_a_player_who_saw_the_turn_during_the_grace_period_gets_no_email(
+    duel, alice, bob, verified
+):
+    verified(bob)
+    began = bob_to_move(duel, alice)
+    presence.page_report(bob.pk, "phone", visible=True, active_ms_ago=0, now=began + 10)
+    presence.page_closed(bob.pk, "phone", now=began + 20)  # seen, then left
+    assert send_turn_email.delay(duel.pk, 1, bob.pk, "turn").get() == "online"
+
+
+def test_a_player_may_ask_for_emails_even_at_the_board(duel, alice, bob, verified):
+    verified(bob)
+    type(bob).objects.filter(pk=bob.pk).update(email_when_open=True)
+    began = bob_to_move(duel, alice)
+    presence.page_report(bob.pk, "tab", visible=True, active_ms_ago=0, now=began + 1)
+    assert send_turn_email.delay(duel.pk, 1, bob.pk, "turn").get() == "sent"
+
+
+def test_the_turn_email_waits_the_grace_period(
+    duel, alice, bob, verified, settings, monkeypatch, on_commit
+):
+    from games import jobs
+
+    settings.TURN_EMAIL_GRACE_SECONDS = 45
+    queued = []
+    monkeypatch.setattr(jobs, "queue_later", lambda *args, **kw: queued.append(args))
+    verified(bob)
+    with on_commit():
+        first_move(duel, alice)
+    assert queued == [("send_turn_email", 45, duel.pk, 1, bob.pk, "turn")]
 
 
 def test_no_email_about_a_turn_already_played(duel, alice, bob, verified):
@@ -265,3 +335,28 @@ def test_a_mail_server_that_stays_down_does_not_undo_the_move(
     flaky(0)
     assert send_turn_email.delay(duel.pk, 1, bob.pk, "turn").get() == "sent"
     assert len(mail.outbox) == 1
+
+
+def test_the_creator_of_a_game_against_the_computer_gets_no_email_the_moment_it_starts(
+    alice, verified, settings, monkeypatch, on_commit
+):
+    from games import jobs
+    from games.models import Seat
+    from games.services import SeatSpec
+
+    settings.TURN_EMAIL_GRACE_SECONDS = 60
+    queued = []
+    monkeypatch.setattr(jobs, "queue_later", lambda *args, **kw: queued.append(args))
+    verified(alice)
+    with on_commit():
+        game = services.game_create(
+            creator=alice,
+            mode="shuffle",
+            players=2,
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.AI, level="beginner")],
+        )
+    assert mail.outbox == []  # not the moment it starts: a grace period later, if she is away
+    assert queued == [("send_turn_email", 60, game.pk, 0, alice.pk, "turn")]
+    presence.page_report(alice.pk, "the new game's page", visible=True, active_ms_ago=900)
+    assert send_turn_email.delay(*queued[0][2:]).get() == "online"
+    assert mail.outbox == []

@@ -65,12 +65,26 @@ async def test_a_private_game_refuses_spectators(alice, bob, carol):
 async def test_the_next_player_is_told_it_is_their_turn_on_any_page(duel, alice, bob):
     communicator, connected = await connect("/ws/me/", bob)
     assert connected
-    assert await sync_to_async(presence.is_online)(bob.pk)
     await sync_to_async(first_move)(duel, alice)  # blue's setup: yellow (bob) is next
     message = await communicator.receive_json_from(timeout=2)
     assert message["type"] == "your.turn" and message["game"] == duel.public_id
     await communicator.disconnect()
-    assert not await sync_to_async(presence.is_online)(bob.pk)
+
+
+async def test_a_page_says_with_its_pings_whether_the_player_is_at_the_board(bob):
+    first, connected = await connect("/ws/me/", bob)
+    second, connected_too = await connect("/ws/me/", bob)
+    assert connected and connected_too
+    assert not await sync_to_async(presence.is_attentive)(bob.pk)  # open is not enough
+    for tab in (first, second):
+        await tab.send_json_to({"type": "ping", "visible": True, "active_ms_ago": 500})
+        assert (await tab.receive_json_from(timeout=2))["type"] == "pong"
+    await first.disconnect()  # one of two tabs closed: the other still counts
+    assert await sync_to_async(presence.is_attentive)(bob.pk)
+    await second.send_json_to({"type": "ping", "visible": False, "active_ms_ago": 500})
+    assert (await second.receive_json_from(timeout=2))["type"] == "pong"
+    assert not await sync_to_async(presence.is_attentive)(bob.pk)  # in the background
+    await second.disconnect()
 
 
 async def test_anonymous_users_have_no_user_channel():

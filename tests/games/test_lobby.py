@@ -369,6 +369,30 @@ def test_carol_joins_a_private_game_with_the_invite_link(client, alice, carol):
     assert b"You already have a seat" in again.content
 
 
+@pytest.mark.parametrize("visibility", ["private", "public"])
+def test_the_invite_link_says_when_the_only_free_seat_is_reserved_for_an_invitee(
+    client, alice, bob, carol, visibility
+):
+    game = open_game(
+        alice,
+        visibility=visibility,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
+    )
+    invite_url = reverse("game_invite", args=[game.public_id, game.invite_token])
+    client.force_login(carol)
+
+    page = client.get(invite_url).content.decode()
+
+    assert "Take a seat" not in page  # game_join would answer "there is no seat here for you"
+    assert "reserved for the players invited by name" in page
+    watch = f"{reverse('game', args=[game.public_id])}?token={game.invite_token}"
+    assert f'<a href="{watch}">Watch the game</a>' in page
+    assert client.get(watch).status_code == 200
+    client.force_login(bob)  # the invitee himself: his seat
+    page = client.get(invite_url).content.decode()
+    assert ">Accept</button>" in page and "reserved" not in page
+
+
 def test_a_link_seat_is_not_taken_without_the_link(client, alice, carol):
     game = open_game(alice, seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.LINK)])
     client.force_login(carol)

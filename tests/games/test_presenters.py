@@ -210,3 +210,34 @@ def test_r9_2_the_panel_cache_keeps_each_viewer_apart(duel, alice, bob):
     assert 'id="hand"' not in seen["spectator"]
     strip = lambda s: re.sub(r'name="(key|csrfmiddlewaretoken)" value="[^"]*"', "", s)  # noqa: E731
     assert strip(section(seen["alice2"], "hand")) == strip(section(seen["alice"], "hand"))
+
+
+def test_a_shared_colour_turn_in_the_log_says_who_played_it():
+    from games.presenters import log
+
+    rows = [
+        (1, 2, [{"event": "pass", "colour": "red"}]),
+        (2, 1, [{"event": "pass", "colour": "green"}]),
+    ]
+    turns = log.turns(
+        rows,
+        classic=True,
+        colour_labels={"red": "carol", "green": "shared colour"},
+        mine=set(),
+        replay_url="/r/",
+        seat_names={0: "alice", 1: "bob", 2: "carol"},
+        shared="green",
+    )["turns"]
+    assert [t["player"] for t in turns] == ["shared colour, played by bob", "carol"]
+
+
+def test_a_card_that_would_only_be_discarded_says_so_without_a_contradicting_count():
+    from games.presenters.captions import outlook_text
+
+    look = {"kind": "place", "no_effect": True, "placements": 209, "double": False}
+    assert outlook_text(look) == {
+        "text": "",
+        "warn": "No effect now: it would just be discarded, then 209 placements.",
+    }
+    look = {"kind": "place", "no_effect": True, "placements": 0, "double": False}
+    assert "you would pass" in outlook_text(look)["warn"]

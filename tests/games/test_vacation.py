@@ -4,7 +4,7 @@ the yearly allowance."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail
@@ -117,7 +117,7 @@ def test_no_reminder_while_away(duel, alice, bob, verified, on_commit):
 
 def test_opponents_see_the_player_is_away(client, duel, alice, bob):
     away(bob, since_hours=1, until_hours=48)
-    until = f"{bob.vacation_until:%d %b}"
+    until = f"{bob.vacation_until:%B} {bob.vacation_until.day}"  # UTC: no zone activated
 
     assert duel.seats.get(user=bob).label == f"{bob} (on vacation until {until})"
     client.force_login(alice)
@@ -150,3 +150,82 @@ def test_bad_vacation_requests_are_refused_and_change_nothing(client, bob, days)
         response.content.decode()
     )
     assert not Vacation.objects.exists()
+
+
+# -- issue #26, item 5: the table says what the rules say ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "vacation",
+    [
+        pytest.param((30, 24), id="away since before the turn"),
+        pytest.param((0.05, 24), id="went away a few minutes before the deadline"),
+        pytest.param((1, 0.5), id="back in half an hour"),
+    ],
+)
+@pytest.mark.parametrize("past_deadline_hours", [0, 1, 23])
+def test_the_computer_never_plays_for_a_player_on_vacation_at_the_deadline(
+    duel, alice, bob, on_commit, vacation, past_deadline_hours
+):
+    """Whenever the scan (or a late task) looks, from the deadline the turn would have had
+    without the vacation to a day later: the player's clock stands still while away."""
+    bobs_turn(duel, alice)
+    before_deadline, until = vacation
+    away(bob, since_hours=before_deadline + past_deadline_hours, until_hours=until)
+    turn_began(duel, hours_ago=duel.move_seconds / 3600 + past_deadline_hours + 0.01)
+    before = bobs_actions(duel, bob)
+
+    with on_commit():
+        scan_deadlines.delay().get()
+    assert computer.play_overdue_turn(duel, duel.ply) is False
+    duel.refresh_from_db()
+    assert bobs_actions(duel, bob) == before
+    assert duel.current_state().controller() == duel.seats.get(user=bob).index
+
+
+def panel(client, game, user, language="en") -> str:
+    client.force_login(user)
+    return client.get(
+        reverse("game", args=[game.public_id]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+
+
+def test_the_turn_box_says_the_clock_is_stopped_instead_of_counting_down(client, duel, alice, bob):
+    bobs_turn(duel, alice)
+    away(bob, since_hours=1, until_hours=48)
+    for viewer, words in ((alice, "On vacation until"), (bob, "You are on vacation until")):
+        page = panel(client, duel, viewer)
+        assert words in page and "the clock is stopped" in page
+        assert f'datetime="{bob.vacation_until.isoformat()}"' in page  # the reader's zone: JS
+        assert "At the deadline the computer plays this turn" not in page
+        assert "data-deadline" not in page  # no countdown
+
+
+@pytest.mark.parametrize(
+    "language, zone, written",
+    [
+        ("sv", "Europe/Stockholm", "28 november"),
+        ("ja", "Asia/Tokyo", "11月28日"),
+        ("fi", "Europe/Helsinki", "28. marraskuuta"),
+        ("en", "America/New_York", "November 27"),
+    ],
+)
+def test_the_vacation_date_is_in_the_readers_language_and_time_zone(
+    duel, bob, language, zone, written
+):
+    from zoneinfo import ZoneInfo
+
+    from django.utils import translation
+
+    end = datetime(2099, 11, 28, 3, 30, tzinfo=UTC)  # still the 27th in New York
+    type(bob).objects.filter(pk=bob.pk).update(vacation_until=end)
+    with translation.override(language), timezone.override(ZoneInfo(zone)):
+        seat = duel.seats.select_related("user").get(user=bob)
+        assert f"(on vacation until {written})" in seat.label or written in seat.label
+
+
+def test_a_finished_game_does_not_say_who_is_on_vacation(duel, bob):
+    away(bob, since_hours=1, until_hours=48)
+    Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
+    seat = Game.objects.get(pk=duel.pk).seats.select_related("user").get(user=bob)
+    assert seat.label == str(bob)

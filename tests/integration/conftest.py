@@ -197,6 +197,9 @@ class Worker:
             "REDIS_URL": broker.url,
             "CELERY_TASK_ALWAYS_EAGER": "false",
             "CELERY_TASK_DEFAULT_QUEUE": broker.queue,
+            # A turn email queued by the worker (after the computer's move) waits a real
+            # countdown, short enough for the tests.
+            "TURN_EMAIL_GRACE_SECONDS": "1",
             "EMAIL_BACKEND": "tests.integration.mailbox.EmailBackend",
             "TEST_MAILBOX": str(mailbox.path),
             "SITE_URL": "http://testserver",

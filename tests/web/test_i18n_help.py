@@ -172,3 +172,17 @@ def test_the_english_help_page_has_no_translation_note_and_keeps_its_wording(eng
     # The links inside translated paragraphs still point where they did.
     assert f'<a href="{reverse("settings")}#vacation">settings</a>' in english
     assert f'<a href="{reverse("leaderboard")}">leaderboard</a>' in english
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", "a 2-player deck: that whole sequence written out twice in a row"),
+        ("sv", "hela den följden två gånger i rad"),
+        ("ja", "この並び全体を 2 回続けて並べたもの"),
+    ],
+)
+def test_the_help_page_says_how_a_two_player_deck_is_laid_out(language, words):
+    # engine.new_game: recipe_cards(recipe) * 2, the whole order once and then again.
+    assert words in _get(language, "query")

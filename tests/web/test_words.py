@@ -71,3 +71,18 @@ def test_every_card_has_a_picture_with_its_symbol_rule_and_name(code):
             svg = pictures.card_svg(kind)
             name = translations.card_name(kind).replace("&", "&amp;")
             assert card.symbol in svg and card.rule in svg and name in svg, (code, kind)
+
+
+@pytest.mark.parametrize(
+    "code, yours, theirs",
+    [
+        ("en", "take one of your pieces back", "take one of their pieces back"),
+        ("sv", "ta tillbaka en av dina bitar", "ta tillbaka en av sina bitar"),
+    ],
+)
+def test_the_turn_box_says_your_pieces_to_the_player_and_their_pieces_of_others(
+    code, yours, theirs
+):
+    with translation.override(code):
+        assert translations.step_text("recycle").startswith(yours)
+        assert translations.step_text("recycle", yours=False).startswith(theirs)

@@ -1,0 +1,133 @@
+"""Turn emails and the player at the board (issue #26, item 2), in Chromium.
+
+Bob plays alice in a live game. His pages report over their user socket whether they are visible
+and when they last had input (static/js/live.js, games/live/presence.py); a "your turn" email
+goes out a grace period after his turn began (TURN_EMAIL_GRACE_SECONDS, short here), run by a
+"worker" as the computer's turns are (tests/e2e/conftest.py), and only if he was not at the
+board meanwhile.
+
+Before: closing one of two tabs marked him away (4 emails in 12 s of live play), and a tab left
+open in the background counted as being there (no email, ever).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+
+from games import engine, services
+from games.jobs import tasks
+from games.live import presence
+from games.models import Game
+from tests.support.browser import page_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GRACE = 1.5  # seconds
+
+
+@pytest.fixture
+def emails_after_grace(site, settings, monkeypatch):
+    """The turn email task runs GRACE seconds after it was queued, as a worker would run it."""
+    settings.TURN_EMAIL_GRACE_SECONDS = GRACE
+    task = tasks.send_turn_email
+
+    def later(args=(), kwargs=None, countdown=0, **options):
+        site.daphne.later(countdown, lambda: task(*args, **(kwargs or {})))
+
+    monkeypatch.setattr(task, "apply_async", later)
+    return site
+
+
+def to(user) -> list:
+    return [m for m in mail.outbox if m.to == [user.email] and "turn" in m.subject.lower()]
+
+
+def move(game: Game, user) -> None:
+    game.refresh_from_db()
+    state = game.current_state()
+    services.action_submit(
+        game=game, user=user, action=engine.legal_actions(state)[0], expected_ply=game.ply
+    )
+
+
+def whose_turn(game: Game) -> int:
+    game.refresh_from_db()
+    return game.current_state().controller()
+
+
+def play_until_bobs_turn(site, duel, alice, bob) -> None:
+    """Alice plays until it is bob's (yellow's) decision; bob's turn begins."""
+    while site.call(whose_turn, duel) == 0:
+        site.call(move, duel, alice)
+
+
+def bob_plays_his_turn(site, duel, bob) -> None:
+    while site.call(whose_turn, duel) == 1:
+        site.call(move, duel, bob)
+
+
+def wait_until(condition, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def players(alice, bob):
+    for user in (alice, bob):
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        presence.forget(user.pk)
+    return alice, bob
+
+
+def test_closing_one_of_two_visible_tabs_sends_no_email_while_the_player_plays_on(
+    emails_after_grace, browser, duel, players
+):
+    site = emails_after_grace
+    alice, bob = players
+    url = f"{site.url}/games/{duel.public_id}/"
+    # Two windows side by side, both visible (two tabs of one window: only the front one is).
+    first_window, first = page_for(browser, site, bob, url)
+    context, second = page_for(browser, site, bob, url)
+    now = time.time()
+    wait_until(lambda: sum(t > now for t in presence._read(bob.pk).values()) == 2)
+    first.close()  # one of two closed: the other one is still at the board
+    wait_until(lambda: sum(t > time.time() for t in presence._read(bob.pk).values()) == 1)
+    for _turn in range(3):
+        play_until_bobs_turn(site, duel, alice, bob)
+        time.sleep(GRACE + 0.7)  # the email task has run
+        second.mouse.move(200, 300)  # he looks at the board and plays
+        bob_plays_his_turn(site, duel, bob)
+    site.daphne.settle()
+    assert to(bob) == []
+    first_window.close()
+    context.close()
+
+
+def test_a_tab_left_open_in_the_background_gets_the_email(
+    emails_after_grace, browser, duel, players, screenshots
+):
+    site = emails_after_grace
+    alice, bob = players
+    context, page = page_for(browser, site, bob, f"{site.url}/games/{duel.public_id}/")
+    wait_until(lambda: presence.is_attentive(bob.pk))
+    # He switches to another tab and walks away: the browser hides this one.
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});
+          Object.defineProperty(document, 'hidden', {value: true, configurable: true});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    wait_until(lambda: not presence.is_attentive(bob.pk))
+    play_until_bobs_turn(site, duel, alice, bob)
+    time.sleep(GRACE + 1)  # longer than the grace period
+    site.daphne.settle()
+    assert len(to(bob)) == 1
+    context.close()
