@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.engine.pieces import parse_squares, shape_of_mask, squares_of
+from games.engine.pieces import W, parse_squares, shape_of_mask, squares_of
 from games.engine.state import COLOURS
 from games.translations import card_name, colour_name
 
@@ -29,7 +29,7 @@ def percent(value: float) -> int:
 
 
 def _squares(text: str) -> list[str]:
-    return [f"{COLUMNS[i % 20]}{i // 20 + 1}" for i in squares_of(parse_squares(text))]
+    return [f"{COLUMNS[i % W]}{i // W + 1}" for i in squares_of(parse_squares(text))]
 
 
 def _piece(text: str) -> str:
@@ -99,15 +99,15 @@ def progress(status: str, done: int, total: int) -> dict:
 
 
 def chart(decisions: list[dict], players: int, total: int, colour_seats: dict, labels: dict):
-    """Each player's estimate after each of their decisions (two players: also the opponent's,
-    1 minus it, after every decision), as SVG polylines and linked points."""
+    """Each player's estimate after each of their own decisions, as SVG polylines and linked
+    points. Each line is one player's own judgement, made the same way at each point (with two
+    players, 1 minus the other line would mix the search's optimism for the side it searches
+    with its pessimism for the other, and zigzag)."""
     series: dict[int, list[tuple[int, float]]] = {}
     for d in decisions:
         if not d["judged"]:
             continue
         series.setdefault(d["seat"], []).append((d["ply"], d["after"]))
-        if players == 2:
-            series.setdefault(1 - d["seat"], []).append((d["ply"], 1.0 - d["after"]))
     span = max(1, total)
     inner_w, inner_h = CHART_W - PAD_X - 8, CHART_H - 2 * PAD_Y
 
