@@ -106,7 +106,7 @@ def _store(row: GameAnalysis, result: analysis.DecisionResult) -> None:
         with transaction.atomic():
             DecisionAnalysis.objects.create(analysis=row, **result.as_dict())
     except IntegrityError:  # another run stored it first (a lease lapsed under a slow search)
-        logger.info("analysis %s: ply %s was already judged", row.pk, result.ply)
+        logger.warning("analysis %s: ply %s was already judged", row.pk, result.ply)
     done = DecisionAnalysis.objects.filter(analysis=row).count()
     GameAnalysis.objects.filter(pk=row.pk).update(
         done=done, lease_until=_lease(), updated_at=timezone.now()
