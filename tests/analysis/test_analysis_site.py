@@ -201,3 +201,17 @@ def test_the_profile_shows_accuracy_over_the_last_analysed_games(
     analysed(finished_game, alice, shallow)
     page = client.get(reverse("profile", args=["alice"])).content.decode()
     assert "Accuracy" in page
+
+
+def test_a_shuffle_game_has_its_card_decisions_judged_too(duel, alice, bob, settings):
+    from tests.support.records import play
+
+    settings.ANALYSIS_SIMS = 8
+    game = play(duel, seed=4)
+    assert game.status == Game.Status.FINISHED
+    row = analysis_request(game=game, user=bob)
+    run_to_the_end(row, chunk=30)
+    steps = set(DecisionAnalysis.objects.filter(analysis=row).values_list("step", flat=True))
+    assert {"card", "place"} <= steps
+    page = client_for(alice).get(reverse("game_replay", args=[game.public_id])).content.decode()
+    assert "accuracy" in section(page)
