@@ -18,8 +18,8 @@ from games.translations import card_name, colour_name
 from .captions import player_label
 from .replay import COLUMNS
 
-CHART_W, CHART_H = 600, 180  # the SVG's user units (it scales to the page's width)
-PAD_X, PAD_Y = 34, 10
+CHART_W, CHART_H = 600, 200  # the SVG's user units (it scales to the page's width)
+PAD_X, PAD_Y = 38, 10
 MISTAKES = 3  # listed per player
 MISTAKE_FLOOR = 0.02  # a drop below this is noise, not a mistake
 
