@@ -133,7 +133,7 @@ def analyse_decision(
     seat_view = view(state, seat)  # what the player could know: nothing else is read below
     rng = random.Random(seed)
     world = determinize(seat_view, rng)
-    judge = _Judge(seat, sims, rng)
+    judge = _Judge(seat, sims, seed)
     if state.players == 3 and state.turn == state.shared:
         value = judge.value_after(world, action)
         return DecisionResult(
@@ -178,10 +178,11 @@ def _card_candidates(world, seat_view, action, sims, seed) -> list[dict]:
 class _Judge:
     """Searches in one sampled world, from the point of view of ``seat``."""
 
-    def __init__(self, seat: int, sims: int, rng: random.Random):
+    def __init__(self, seat: int, sims: int, seed: int):
         self.seat = seat
         self.max_sims = sims
-        self.rng = rng
+        self.seed = seed
+        self.rng = random.Random(seed)
         self.sims = 0
 
     def search(self, s: State) -> tuple[int, float]:
@@ -208,7 +209,10 @@ class _Judge:
         return decide(view(s, s.controller()), level="casual", seed=self.rng.randrange(1 << 31))
 
     def value_after(self, world: State, action: dict) -> float:
-        """The player's estimate once ``action`` is played in the sampled ``world``."""
+        """The player's estimate once ``action`` is played in the sampled ``world``. Every
+        candidate is valued with the same random numbers (the opponents' replies, the searches'
+        seeds): the difference between two candidates is then theirs, not the dice's."""
+        self.rng = random.Random(self.seed + 1)
         s = apply(world, action)
         colour = world.turn
         for _ in range(TURN_STEPS):  # the rest of the player's turn up to its placement
