@@ -555,4 +555,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 15.0,
         "options": {"expires": 14},
     },
+    # Issue #28: an analysis whose worker was killed is queued again once its lease lapsed.
+    "sweep-analyses": {
+        "task": "games.tasks.sweep_analyses",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
 }

@@ -5,9 +5,10 @@ One run of ``games.tasks.analyse_game`` claims the analysis (a lease, taken by a
 each as it is done (``DecisionAnalysis``, unique per ply: no decision is judged twice), renews the
 lease after each, and stops after ``ANALYSIS_CHUNK_SECONDS``: it then queues the next slice and
 returns, so that a worker reading other queues too (``make run``) plays the computer's turns in
-between. A worker killed mid-run leaves the rows it stored; the redelivered task (or a later ask,
-games.services.analysis) takes over once the lease lapses and goes on from the first decision
-without a row. Each decision stored nudges the game's pages (the progress bar).
+between. A worker killed mid-run leaves the rows it stored; the redelivered task, the
+every-minute sweep (``sweep``) or a later ask (games.services.analysis) takes over once the lease
+lapses and goes on from the first decision without a row. Each decision stored nudges the
+game's pages (the progress bar).
 """
 
 from __future__ import annotations
@@ -95,6 +96,21 @@ def run(analysis_id: int, *, chunk_seconds: float | None = None) -> str:
     GameAnalysis.objects.filter(pk=row.pk).update(lease_until=None, updated_at=timezone.now())
     transaction.on_commit(lambda: queue("analyse_game", row.pk))
     return "more"
+
+
+def sweep() -> int:
+    """Every minute (CELERY_BEAT_SCHEDULE): queue again the analyses in flight that no run has
+    held for two leases (a worker killed, and Redis would hand its task out again only after
+    the visibility timeout, an hour). How many were queued."""
+    quiet = timezone.now() - timedelta(seconds=2 * settings.ANALYSIS_LEASE_SECONDS)
+    stalled = list(
+        GameAnalysis.objects.filter(status__in=GameAnalysis.IN_FLIGHT, updated_at__lt=quiet)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=timezone.now()))
+        .values_list("pk", flat=True)
+    )
+    for pk in stalled:
+        queue("analyse_game", pk)
+    return len(stalled)
 
 
 def queue_later(analysis_id: int, seconds: float) -> None:

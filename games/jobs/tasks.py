@@ -85,3 +85,9 @@ def analyse_game(analysis_id: int) -> str:
     """One slice of a finished game's analysis (games.jobs.analyser), on the analysis queue
     (CELERY_TASK_ROUTES): resumable, and no decision judged twice however often it runs."""
     return analyser.run(analysis_id)
+
+
+@shared_task(name="games.tasks.sweep_analyses")
+def sweep_analyses() -> int:
+    """Every minute (CELERY_BEAT_SCHEDULE): queue again analyses whose run was lost."""
+    return analyser.sweep()

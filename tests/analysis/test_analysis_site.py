@@ -224,3 +224,17 @@ def test_the_finished_games_page_offers_the_analysis(finished_game, alice, shall
     response = client.post(reverse("game_analyse", args=[finished_game.public_id]))
     assert response.status_code == 302 and response.url.endswith("/replay/#analysis")
     assert GameAnalysis.objects.get(game=finished_game).requested_by == alice
+
+
+def test_the_sweep_queues_again_an_analysis_whose_run_was_lost(finished_game, alice, monkeypatch):
+    row = GameAnalysis.objects.create(
+        game=finished_game, requested_by=alice, sims=16, total=3, status="running"
+    )
+    queued = []
+    monkeypatch.setattr(analyser, "queue", lambda name, pk: queued.append((name, pk)))
+    assert analyser.sweep() == 0  # just asked: not stalled
+    long_ago = timezone.now() - timedelta(minutes=10)
+    GameAnalysis.objects.filter(pk=row.pk).update(updated_at=long_ago, lease_until=long_ago)
+    assert analyser.sweep() == 1 and queued == [("analyse_game", row.pk)]
+    GameAnalysis.objects.filter(pk=row.pk).update(status="done")
+    assert analyser.sweep() == 0
