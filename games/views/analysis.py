@@ -55,7 +55,9 @@ def analyse(request, public_id):
     if request.htmx:
         context = section_context(game, request.user)
         context["error"] = str(error) if error else ""
-        response = render(request, PARTIAL, context, status=error.status if error else 200)
+        # 200 even when refused: htmx swaps only successful answers, and the refusal is shown
+        # in the section itself.
+        response = render(request, PARTIAL, context)
         patch_vary_headers(response, ["HX-Request"])
         return response
     if error is not None:
