@@ -52,7 +52,6 @@ from games.engine.pieces import parse_squares, shape_of_mask
 from games.engine.state import COLOURS
 
 __all__ = [
-    "ANALYSIS_FORMAT",
     "CARD_CANDIDATES",
     "DecisionResult",
     "analyse_decision",
@@ -60,7 +59,6 @@ __all__ = [
     "describe",
 ]
 
-ANALYSIS_FORMAT = "blokus-analysis/1"  # each entry of a record's optional ``analysis`` list
 PLACE_STEPS = ("setup", "place", "place_second")
 CARD_CANDIDATES = 5  # card, keep, declare: every legal choice up to this many
 TURN_STEPS = 8  # the rest of a turn (Draw 2's kept card, Wild's colour, ...) is a few steps
@@ -76,7 +74,8 @@ class OneThread(mcts.MctsParams):
 
 @dataclass(frozen=True)
 class DecisionResult:
-    """One decision judged: plain data, stored as one row (and exported, ANALYSIS_FORMAT)."""
+    """One decision judged: plain data, stored as one row, exported as one entry of the record's
+    optional ``analysis`` list (games.selectors.analysis.export_entries, blokus-analysis/1)."""
 
     ply: int  # the action's number in the game (1 for the first)
     seat: int  # the player who decided

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 from games.models import DecisionAnalysis, Game, GameAnalysis, Seat
 
-ANALYSIS_FORMAT = "blokus-analysis/1"  # games.jobs.analysis.ANALYSIS_FORMAT (same string)
+# Each entry of a record's optional ``analysis`` list says its format; a new version of the
+# entries' meaning gets a new name, and readers skip entries whose format they do not know.
+ANALYSIS_FORMAT = "blokus-analysis/1"
 RECENT_ANALYSED = 10  # the profile's accuracy: over this many of the last analysed games
 EXPORT_KEYS = (
     "ply",
