@@ -95,3 +95,48 @@ def test_analyse_watch_the_bar_fill_and_jump_to_a_mistake(
     phone.screenshot(path=screenshots / "analysis-phone-360.png", full_page=True)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+def test_a_four_player_shuffle_analysis_reads_on_a_desktop_and_a_phone(
+    site, browser, alice, bob, carol, dave, settings, screenshots
+):
+    settings.ANALYSIS_SIMS = 8
+
+    def make():
+        from games import services
+        from games.jobs import analyser
+        from games.models import Seat
+        from games.services import SeatSpec
+        from games.services.analysis import analysis_request
+        from tests.support.records import play
+
+        game = services.game_create(
+            creator=alice,
+            mode="shuffle",
+            players=4,
+            seats=[SeatSpec(Seat.Kind.HUMAN)]
+            + [SeatSpec(Seat.Kind.INVITED, username=u.username) for u in (bob, carol, dave)],
+        )
+        for user in (bob, carol, dave):
+            services.game_join(game=game, user=user)
+        game = play(game, seed=5)
+        row = analysis_request(game=game, user=dave)
+        while analyser.run(row.pk, chunk_seconds=60) == "more":
+            pass
+        card = row.decisions.filter(step="card").order_by("-loss").first()
+        return game, card.ply
+
+    game, card_ply = site.call(make)
+    url = f"{site.url}/games/{game.public_id}/replay/?ply={card_ply - 1}"
+    context, page = page_for(browser, site, alice, url)
+    page.wait_for_selector(".analysis-chart svg")
+    assert page.locator(".an-line").count() == 4
+    assert page.locator(".analysis-player").count() == 4
+    assert "card:" in page.locator(".analysis-here").inner_text()  # a card decision, judged
+    page.screenshot(path=screenshots / "analysis-shuffle4-1280.png", full_page=True)
+    context.close()
+    context, phone = page_for(browser, site, carol, url, viewport=(360, 740))
+    phone.wait_for_selector(".analysis-chart svg")
+    phone.screenshot(path=screenshots / "analysis-shuffle4-360.png", full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
