@@ -238,3 +238,52 @@ def test_the_sweep_queues_again_an_analysis_whose_run_was_lost(finished_game, al
     assert analyser.sweep() == 1 and queued == [("analyse_game", row.pk)]
     GameAnalysis.objects.filter(pk=row.pk).update(status="done")
     assert analyser.sweep() == 0
+
+
+def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice, settings):
+    """Issue #28's honest numbers on the page: alice's monomino at a12 (action 35, see
+    tests/support/analysis.py) is among her three biggest mistakes, and her line drops there.
+    The decisions before it are stored as judged already (the analysis resumes after them), to
+    keep it short."""
+    from games.ai import choose_action
+    from tests.support.analysis import BLUNDER, OPENING
+
+    settings.ANALYSIS_SIMS = 300
+    game = classic_game
+    users = {s.index: s.user for s in game.seats.all()}
+    for text in OPENING:
+        state = game.current_state()
+        action = {"place": text}
+        services.action_submit(
+            game=game, user=users[state.controller()], action=action, expected_ply=game.ply
+        )
+        game.refresh_from_db()
+    services.action_submit(game=game, user=alice, action=BLUNDER, expected_ply=game.ply)
+    game.refresh_from_db()
+    n = 0
+    while game.status == Game.Status.ACTIVE:  # the rest by the Casual level
+        state = game.current_state()
+        action = choose_action(state, level="casual", seed=n)
+        services.action_submit(
+            game=game, user=users[state.controller()], action=action, expected_ply=game.ply
+        )
+        game.refresh_from_db()
+        n += 1
+    row = analysis_request(game=game, user=alice)
+    for ply in range(1, 35):  # judged already: the run goes on from action 35
+        DecisionAnalysis.objects.create(
+            analysis=row, ply=ply, seat=(ply - 1) % 2, colour="blue", step="place",
+            played={}, best={}, before=0.75, after=0.75, loss=0.0, sims=300,
+        )  # fmt: skip
+    run_to_the_end(row, chunk=600)
+    blunder = DecisionAnalysis.objects.get(analysis=row, ply=35)
+    assert blunder.seat == 0 and blunder.loss >= 0.3 and blunder.after <= 0.4
+    page = client_for(alice).get(reverse("game_replay", args=[game.public_id])).content.decode()
+    shown = section(page)
+    alice_part = shown.split('aria-label="alice"')[1].split("</section>")[0]
+    listed = re.findall(r"<li><a [^>]*>([^<]*)</a>", alice_part)
+    assert any(text.startswith("action 35: 1 on a12, lost") for text in listed), listed
+    point = re.search(
+        r'data-ply="35" data-seat="0"><circle class="\w+" cx="[\d.]+" cy="([\d.]+)"', shown
+    )
+    assert point and float(point.group(1)) >= 10 + 180 * 0.6  # in the chart's lower part
