@@ -51,7 +51,8 @@ def seed_for(game: Game, ply: int) -> int:
 
 def run(analysis_id: int, *, chunk_seconds: float | None = None) -> str:
     """One slice of the analysis: "done", "more" (the next slice is queued), "busy" (another run
-    holds it: tried again once its lease lapses) or "gone"."""
+    holds it: tried again once its lease lapses), "failed" (a decision raised: the page offers
+    to ask again, which goes on from there) or "gone"."""
     row = GameAnalysis.objects.select_related("game").filter(pk=analysis_id).first()
     if row is None or row.status not in GameAnalysis.IN_FLIGHT:
         return "gone"
@@ -78,9 +79,17 @@ def run(analysis_id: int, *, chunk_seconds: float | None = None) -> str:
         if time.monotonic() >= stop:
             finished = False
             break
-        result = analysis.analyse_decision(
-            state, action, ply=ply, sims=row.sims, seed=seed_for(game, ply)
-        )
+        try:
+            result = analysis.analyse_decision(
+                state, action, ply=ply, sims=row.sims, seed=seed_for(game, ply)
+            )
+        except Exception:  # a bug, not a dead worker: stop, rather than retry it every minute
+            logger.exception("analysis %s: ply %s could not be judged", row.pk, ply)
+            GameAnalysis.objects.filter(pk=row.pk).update(
+                status=GameAnalysis.Status.FAILED, lease_until=None, updated_at=timezone.now()
+            )
+            _nudge(game.public_id, len(judged), row.total, finished=True)
+            return "failed"
         _store(row, result)
         judged.add(ply)
     if finished:

@@ -287,3 +287,26 @@ def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice
         r'data-ply="35" data-seat="0"><circle class="\w+" cx="[\d.]+" cy="([\d.]+)"', shown
     )
     assert point and float(point.group(1)) >= 10 + 180 * 0.6  # in the chart's lower part
+
+
+def test_an_analysis_that_raises_stops_as_failed_and_can_be_asked_again(
+    finished_game, alice, shallow, monkeypatch
+):
+    judge = analysis.analyse_decision
+
+    def broken_at_seven(state, action, **kw):
+        if kw["ply"] == 7:
+            raise ValueError("a bug")
+        return judge(state, action, **kw)
+
+    monkeypatch.setattr(analysis, "analyse_decision", broken_at_seven)
+    row = analysis_request(game=finished_game, user=alice)
+    assert run_to_the_end(row, chunk=60) == ["failed"]
+    row.refresh_from_db()
+    assert row.status == GameAnalysis.Status.FAILED and row.done == 6
+    page = client_for(alice).get(reverse("game_replay", args=[finished_game.public_id]))
+    assert "Ask again to finish it" in page.content.decode()
+    monkeypatch.setattr(analysis, "analyse_decision", judge)
+    again = analysis_request(game=finished_game, user=alice)
+    assert again.pk == row.pk and again.status == GameAnalysis.Status.QUEUED
+    assert run_to_the_end(again)[-1] == "done"
