@@ -571,6 +571,17 @@ if DEV_WORKER:  # the SQLAlchemy transport hands its options to create_engine: n
 # test runs) that share one Redis database keep apart with different names.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TIMEZONE = TIME_ZONE
+# Post-game analysis (issue #28): its own queue, read by a worker of its own in production (the
+# README's production layout), so that an analysis never delays a computer's turn or an email;
+# `make run`'s embedded worker reads both queues, and an analysis runs there in slices of
+# ANALYSIS_CHUNK_SECONDS between which the computer's turns get their turn. ANALYSIS_SIMS is the
+# depth: simulations per search (games/jobs/analysis.py); a run holds its analysis for
+# ANALYSIS_LEASE_SECONDS after each decision, after which a killed worker's analysis is taken over.
+ANALYSIS_QUEUE = env_str("CELERY_ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-analysis")
+ANALYSIS_SIMS = env_int("ANALYSIS_SIMS", 300, minimum=1)
+ANALYSIS_CHUNK_SECONDS = env_int("ANALYSIS_CHUNK_SECONDS", 10, minimum=1)
+ANALYSIS_LEASE_SECONDS = env_int("ANALYSIS_LEASE_SECONDS", 60, minimum=2)
+CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE}}
 # `celery -A config beat` (one beat process per deployment): the deadline scan, every minute. A
 # scan still queued when the next one is due expires instead of piling up.
 CELERY_BEAT_SCHEDULE = {
@@ -585,6 +596,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_computer_turns",
         "schedule": 15.0,
         "options": {"expires": 14},
+    },
+    # Issue #28: an analysis whose worker was killed is queued again once its lease lapsed.
+    "sweep-analyses": {
+        "task": "games.tasks.sweep_analyses",
+        "schedule": 60.0,
+        "options": {"expires": 55},
     },
 }
 

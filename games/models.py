@@ -667,3 +667,73 @@ class DeviceNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel} {self.kind} to {self.user} ({self.game.public_id} ply {self.ply})"
+
+
+class GameAnalysis(models.Model):
+    """A finished game's post-game analysis (issue #28): asked for once, computed once by the
+    ``analysis`` queue's worker (games.jobs.tasks.analyse_game), shown to everyone who may see
+    the game. Its decisions are ``DecisionAnalysis`` rows, one per action of the game."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    IN_FLIGHT = (Status.QUEUED, Status.RUNNING)
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    sims = models.PositiveIntegerField()  # simulations per search (ANALYSIS_SIMS when asked)
+    total = models.PositiveIntegerField()  # the decisions to judge: the game's actions
+    done = models.PositiveIntegerField(default=0)
+    # A task run holds the analysis until then (renewed after each decision): a second delivery
+    # of the task leaves it alone, and a killed worker's run is taken over once it lapses.
+    lease_until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # "at most one analysis in flight per user": the request's check.
+            models.Index(fields=["requested_by", "status"], name="analysis_by_user_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game.public_id} analysis: {self.status} {self.done}/{self.total}"
+
+
+class DecisionAnalysis(models.Model):
+    """One decision of a game judged by the analysis (games.jobs.analysis.DecisionResult)."""
+
+    analysis = models.ForeignKey(GameAnalysis, on_delete=models.CASCADE, related_name="decisions")
+    ply = models.PositiveIntegerField()  # the action's number (Action.ply)
+    seat = models.PositiveSmallIntegerField()
+    colour = models.CharField(max_length=10)
+    step = models.CharField(max_length=12)
+    played = models.JSONField()
+    best = models.JSONField()
+    before = models.FloatField()  # the player's estimate after the best decision found
+    after = models.FloatField()  # the player's estimate after the decision played
+    loss = models.FloatField()
+    sims = models.PositiveIntegerField()
+    judged = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["analysis", "ply"]
+        constraints = [
+            # No decision judged twice, whatever deliveries of the task run.
+            models.UniqueConstraint(fields=["analysis", "ply"], name="decision_analysis_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.analysis.game.public_id} #{self.ply}: -{self.loss:.2f}"

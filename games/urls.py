@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games.views import (
+    analysis,
     chat,
     concede,
     devices,
@@ -39,6 +40,8 @@ urlpatterns = [
     path("games/<str:public_id>/takeback/", concede.takeback, name="game_takeback"),
     path("games/<str:public_id>/rematch/", rematch.rematch, name="game_rematch"),
     path("games/<str:public_id>/replay/", history.replay, name="game_replay"),
+    path("games/<str:public_id>/analysis/", analysis.section, name="game_analysis"),
+    path("games/<str:public_id>/analyse/", analysis.analyse, name="game_analyse"),
     path("games/<str:public_id>/record.json", history.record, name="game_record"),
     path("games/<str:public_id>/game.blksgf", pentobi.download, name="game_blksgf"),
     path("games/<str:public_id>/chat/", chat.chat, name="game_chat"),

@@ -28,6 +28,9 @@ KEYS = {
     "commitment",
     "decks",
     "actions",
+    # Optional, ignored when a record is read: a finished game's post-game analysis, one entry
+    # per decision, each marked "format": "blokus-analysis/1" (the site's export adds it).
+    "analysis",
 }
 SHUFFLE_ONLY = ("deck_recipe", "seed", "salt", "commitment", "decks")
 

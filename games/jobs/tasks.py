@@ -10,7 +10,7 @@ import smtplib
 from celery import shared_task
 
 from games import health
-from games.jobs import computer, deadlines, digests, emails, push
+from games.jobs import analyser, computer, deadlines, digests, emails, push
 from games.models import Game
 
 
@@ -95,3 +95,16 @@ def scan_deadlines() -> dict[str, int]:
     """Every minute (CELERY_BEAT_SCHEDULE): queue due reminders and overdue turns."""
     health.mark_scan()  # /health/full/: beat and a worker are alive
     return deadlines.scan()
+
+
+@shared_task(name="games.tasks.analyse_game")
+def analyse_game(analysis_id: int) -> str:
+    """One slice of a finished game's analysis (games.jobs.analyser), on the analysis queue
+    (CELERY_TASK_ROUTES): resumable, and no decision judged twice however often it runs."""
+    return analyser.run(analysis_id)
+
+
+@shared_task(name="games.tasks.sweep_analyses")
+def sweep_analyses() -> int:
+    """Every minute (CELERY_BEAT_SCHEDULE): queue again analyses whose run was lost."""
+    return analyser.sweep()

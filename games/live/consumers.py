@@ -90,6 +90,10 @@ class GameConsumer(KeepaliveConsumer):
     def chat_posted(self, event):
         self.send_json({"type": "chat.posted"})
 
+    def analysis_progress(self, event):
+        keys = ("done", "total", "finished")
+        self.send_json({"type": "analysis.progress", **{k: event[k] for k in keys}})
+
 
 class UserConsumer(KeepaliveConsumer):
     """``/ws/me/``: a signed-in user's own channel (turn notices) and presence: each ping says

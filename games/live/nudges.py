@@ -91,6 +91,13 @@ def chat_posted(public_id: str) -> None:
     _send(game_group(public_id), {"type": "chat.posted"})
 
 
+def analysis_progress(public_id: str, done: int, total: int, *, finished: bool) -> None:
+    """The game's analysis (issue #28) judged ``done`` of ``total`` decisions; ``finished``: it
+    is complete (pages fetch it). Counts only: the analysis itself is fetched through the views."""
+    message = {"type": "analysis.progress", "done": done, "total": total, "finished": finished}
+    _send(game_group(public_id), message)
+
+
 def your_turn(user_id: int, public_id: str, title: str | Promise) -> None:
     """A signed-in player on any page: it is your turn in this game (or news about an invitation).
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.models import Game, Seat
 from games.selectors import game_view
+from games.selectors.analysis import export_entries
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,16 @@ def may_export(game: Game, seat: Seat | None) -> bool:
 def record_document(game: Game, seat: Seat | None) -> dict:
     """The game's record for the reader: after the end the full record, decks included (R9.4);
     while it runs, a player's own view and the public actions, never the decks or the seed (R9).
+    A finished game whose analysis is done also carries the optional ``analysis`` list
+    (``selectors.analysis.export_entries``: entries of format ``blokus-analysis/1``).
     Raises PermissionDenied for anyone else while the game runs."""
     payloads = [a.payload for a in game.actions.order_by("ply")]
     if game.status == Game.Status.FINISHED:
-        return engine.make_record(game.initial_state(), payloads, reveal=True)
+        document = engine.make_record(game.initial_state(), payloads, reveal=True)
+        entries = export_entries(game)  # optional (issue #28): readers need not know it
+        if entries is not None:
+            document["analysis"] = entries
+        return document
     if seat is None:
         raise PermissionDenied(_("only the players may export a game in play, each their own view"))
     return {

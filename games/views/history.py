@@ -17,11 +17,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import engine, selectors
 from games.engine import record as engine_record
 from games.forms import RecordUploadForm
+from games.presenters import analysis as analysis_presenter
 from games.presenters import log as move_log
 from games.presenters import replay as presenter
 from games.presenters.captions import player_label
 from games.selectors import history
 from games.translations import rule_message
+from games.views import analysis as analysis_view
 
 UPLOAD_SESSION_KEY = "uploaded_record"
 
@@ -49,6 +51,13 @@ def replay(request, public_id):
         "can_export": history.may_export(game, seat),
         "my_seat": seat,
     }
+    if shown.revealed:  # a finished game: its analysis, if any (issue #28)
+        context.update(analysis_view.section_context(game, request.user))
+        data = context.get("analysis_data")
+        if data is not None and data.finished:
+            here = context["analysis_here"] = analysis_presenter.here(data.decisions, ply)
+            if here:
+                analysis_presenter.mark_ghost(context["position"], here["ghost"])
     return _render_replay(request, "games/replay.html", context)
 
 

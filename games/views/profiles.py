@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User, blocked_ids
 from games.selectors import player_stats, recent_results
+from games.selectors.analysis import recent_accuracy
 from games.services.ratings import player_ratings
 
 
@@ -21,6 +22,7 @@ def profile(request, username: str):
             "stats": player_stats(player),
             "recent": recent_results(player, request.user),
             "ratings": player_ratings(player, request.user),
+            "accuracy": recent_accuracy(player),  # post-game analysis (issue #28)
             "blocked": blocked,
         },
     )

@@ -45,7 +45,9 @@ def start_worker_and_beat() -> None:
     worker = app.WorkController(
         pool_cls="solo",
         concurrency=1,
-        queues=[app.conf.task_default_queue],
+        # The analysis queue too (issue #28): an analysis runs in slices of a few seconds
+        # (ANALYSIS_CHUNK_SECONDS), between which the computer's turns get their turn.
+        queues=[app.conf.task_default_queue, settings.ANALYSIS_QUEUE],
         without_heartbeat=True,
         without_mingle=True,
         without_gossip=True,

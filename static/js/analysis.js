@@ -1,0 +1,61 @@
+// The post-game analysis on the replay page (issue #28). While the analysis runs, the section
+// <section id="analysis" data-running data-live="/ws/games/<id>/" data-refresh="<section url>">
+// listens on the game's websocket: each "analysis.progress" nudge (counts only) fills the bar;
+// the last one ("finished") fetches the section again through its view, which swaps the chart
+// and the mistakes in. After an "Analyse this game" click, htmx swaps in a running section:
+// watching starts then. A socket that closes is opened again; on reopening the section is
+// fetched once, in case the analysis finished meanwhile.
+const section = () => document.getElementById("analysis");
+let socket = null;
+
+function refresh() {
+  const box = section();
+  if (!box || !window.htmx) return;
+  htmx.ajax("GET", box.dataset.refresh, { target: "#analysis", swap: "outerHTML" });
+}
+
+function progress(done, total) {
+  const bar = document.getElementById("analysis-bar");
+  const count = document.getElementById("analysis-count");
+  if (bar) {
+    bar.max = total;
+    bar.value = done;
+  }
+  if (count) count.textContent = count.textContent.replace(/\d+(\D+)\d+/, `${done}$1${total}`);
+}
+
+function watch() {
+  const box = section();
+  if (!box || box.dataset.running === undefined || socket) return;
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  let reopened = false;
+  const open = () => {
+    socket = new WebSocket(scheme + location.host + box.dataset.live);
+    socket.onopen = () => {
+      if (reopened) refresh();
+    };
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type !== "analysis.progress") return;
+      progress(message.done, message.total);
+      if (message.finished) {
+        socket.onclose = null;
+        socket.close();
+        socket = null;
+        refresh();
+      }
+    };
+    socket.onclose = (event) => {
+      socket = null;
+      if (event.code >= 4000 || !section() || section().dataset.running === undefined) return;
+      reopened = true;
+      setTimeout(() => {
+        if (!socket) open();
+      }, 2000);
+    };
+  };
+  open();
+}
+
+document.addEventListener("htmx:afterSettle", watch);
+watch();
