@@ -121,8 +121,8 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) ->
     wanted = prefs(user)
     if not wanted.wants(kind):
         return "declined"
-    if presence.is_online(user_id):
-        return "online"  # a page of the site is open: it shows the news itself
+    if presence.is_attentive(user_id):
+        return "online"  # the player is at the board (a visible page, recent input): it shows it
     if channel == DeviceNotice.Channel.PUSH:
         devices = list(PushSubscription.objects.filter(user=user))
         if not devices or not private_key():

@@ -91,7 +91,7 @@ def test_a_turn_notice_reaches_the_device_encrypted_and_says_nothing_secret(
 
 def test_a_player_whose_page_is_open_gets_no_push(alice, bob, stub, on_commit):
     subscribe(bob, stub)
-    presence.mark_online(bob.pk)
+    presence.page_report(bob.pk, "tab", visible=True, active_ms_ago=0)  # at the board
     game = duel(alice, bob)
     with on_commit():
         first_move(game, alice)

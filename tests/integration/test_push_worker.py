@@ -43,8 +43,9 @@ def test_the_worker_pushes_your_turn_to_the_device_and_nothing_to_an_open_page(
             PushSubscription.objects.create(
                 user=user, endpoint=d.endpoint, p256dh=d.p256dh, auth=d.auth
             )
-        # alice has a page open: the websocket marks her in the shared cache (Redis).
-        RedisCache(redis_url, {}).set(f"online:{alice.pk}", time.time(), 600)
+        # alice is at the board: her page's socket reports it in the shared cache (Redis), as
+        # games.live.presence.page_report writes it (socket -> attentive until).
+        RedisCache(redis_url, {}).set(f"attention:{alice.pk}", {"tab": time.time() + 600}, 600)
 
         broker.connect()
         worker = workers.start(VAPID_PRIVATE_KEY=key, WEBHOOK_ALLOW_HTTP="true")
