@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from games.models import DecisionAnalysis, Game, GameAnalysis, Seat
+from games.selectors import visible_to
 
 # Each entry of a record's optional ``analysis`` list says its format; a new version of the
 # entries' meaning gets a new name, and readers skip entries whose format they do not know.
@@ -100,29 +101,30 @@ def export_entries(game: Game) -> list[dict] | None:
     return [{"format": ANALYSIS_FORMAT, **d} for d in data.decisions]
 
 
-def recent_accuracy(user, limit: int = RECENT_ANALYSED) -> dict | None:
-    """The player's accuracy over their last ``limit`` analysed finished games: {"games": n,
-    "accuracy": mean percent, "last": [(game, percent), ...] newest first}; None without one."""
-    seats = (
+def recent_accuracy(user, reader=None, limit: int = RECENT_ANALYSED) -> dict | None:
+    """The player's accuracy over their last ``limit`` analysed finished games that ``reader``
+    may see (selectors.visible_to, G4): {"games": n, "accuracy": mean percent, "last":
+    [(game id, percent), ...] newest first}; None without one. No game's state is read."""
+    seats = visible_to(
         Seat.objects.filter(
             user=user,
             kind=Seat.Kind.HUMAN,
             game__status=Game.Status.FINISHED,
             game__analysis__status=GameAnalysis.Status.DONE,
-        )
-        .select_related("game")
-        .order_by("-game__finished_at", "-game__pk")[:limit]
-    )
+        ),
+        reader,
+        via="game",
+    ).order_by("-game__finished_at", "-game__pk")[:limit]
     last = []
     for seat in seats:
         losses = list(
             DecisionAnalysis.objects.filter(
-                analysis__game=seat.game, seat=seat.index, judged=True
+                analysis__game_id=seat.game_id, seat=seat.index, judged=True
             ).values_list("loss", flat=True)
         )
         value = accuracy(losses)
         if value is not None:
-            last.append((seat.game, value))
+            last.append((seat.game_id, value))
     if not last:
         return None
     return {
