@@ -1,4 +1,4 @@
-"""Simulations per decision of Expert's classic search (games/ai/mcts.py), by thread count.
+"""Simulations per decision of Expert's classic search (games/ai/mcts/), by thread count.
 
 Plays random classic two-player games to fixed plies, then runs the search on each position for
 the time Expert spends on a decision (``MctsParams.budget_share`` of the 2 s budget), once with

@@ -8,7 +8,7 @@ record format (RECORD.md) for the decision at hand.
 * Casual — greedy one-step scores: squares placed, corners (anchors) won, opponents' anchors
   covered; a card is worth the best turn it leads to (players.py).
 * Expert — classic games with two or four players: Monte Carlo tree search with a compiled
-  inner loop (mcts.py: PUCT with one-step priors, all-moves-as-first values, playouts that
+  inner loop (mcts/: PUCT with one-step priors, all-moves-as-first values, playouts that
   answer the opponents' latest pieces), when numba is installed; otherwise, and with three
   players, rollouts for the best couple of hundred placements and a mobility / reach evaluation
   (search.py, expert.py). Shuffle mode: the frozen Expert of issue #12's start (baseline.py:

@@ -13,7 +13,7 @@ games of one rotation replay the same start (decks and moves) with the seats rot
 two classic games between the same levels in the same seats differ only by timing.
 
 ``--jobs N`` plays N games at a time, each in its own process, and shares the machine's cores
-among them (Expert's search threads, mcts.py); the report lists the games in order as one at a
+among them (Expert's search threads, mcts/); the report lists the games in order as one at a
 time would.
 
 Every decision is taken from the deciding seat's view only (``decide(view(state, seat))``).

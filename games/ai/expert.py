@@ -1,6 +1,6 @@
 """Expert: a search for placements, simulations over sampled hidden cards for the rest.
 
-Placements in games with two or four players are searched by mcts.py (Monte Carlo tree search,
+Placements in games with two or four players are searched by mcts/ (Monte Carlo tree search,
 compiled by numba) when numba is installed and ``ExpertParams.mcts`` is on. In Shuffle mode
 (``ExpertParams.mcts_shuffle``) that search places as if no more cards were played after the one
 in force. Shuffle's other decisions (a card, a kept card, a declared colour, a piece to recycle
@@ -79,7 +79,7 @@ class ExpertParams:
     # head to head, both 0.5 s): Shuffle plays as the frozen Expert (baseline.py) until it does.
     shuffle_search = False
     # Classic games with two or four players: Monte Carlo tree search with a compiled inner loop
-    # (mcts.py) when numba is installed; off, or without numba, the search below.
+    # (mcts/) when numba is installed; off, or without numba, the search below.
     mcts = True
     # Shuffle with two or four players: placements by the same search (as if no more cards were
     # played; off: the frozen Expert's placements).
@@ -191,7 +191,7 @@ def expert_action(
 ) -> dict:
     """Expert's action for the decision in ``seat_view`` (``state`` is a determinization of it).
 
-    The tree search (mcts.py) places, and in Shuffle mode values the other decisions, where it
+    The tree search (mcts/) places, and in Shuffle mode values the other decisions, where it
     plays (see the module docstring); the rest of Shuffle plays as the frozen Expert
     (baseline.py) unless ``params.shuffle_search``."""
     searched = params.mcts and mcts.supported(state)

@@ -1,4 +1,4 @@
-"""The Monte Carlo tree search of classic games (games/ai/mcts.py): its move generator agrees
+"""The Monte Carlo tree search of classic games (games/ai/mcts/): its move generator agrees
 with the engine's (R4), it plays legally from a seat's view, repeatably with a seed, scores
 finished games as R8.3 / R8.4 do, and Expert keeps its pure-Python search without numba."""
 
@@ -106,8 +106,8 @@ def _values(used_rows, lastp, players, advanced, mode="classic"):
     used = np.array(used_rows, np.uint8)
     owner = np.array([0, 1, 0, 1] if players == 2 else [0, 1, 2, 3], np.int32)
     out = np.zeros(4)
-    vec = mcts._params(_RankOnly, 1, new_game(mode=mode, players=players, seed=1))
-    mcts._values(used, np.array(lastp, np.int32), psize, owner, players, advanced, vec, out)
+    vec = mcts.param_vector(_RankOnly, 1, new_game(mode=mode, players=players, seed=1))
+    mcts.values(used, np.array(lastp, np.int32), psize, owner, players, advanced, vec, out)
     return out
 
 
@@ -184,7 +184,7 @@ def test_a_reversed_direction_reads_the_latest_pieces_of_the_colours_before():
     s = _random_game(4, 23, 8)
     s = s.copy()
     s.direction = -1
-    cols, moves = mcts._history(s)
+    cols, moves = mcts.history(s)
     assert list(cols) == [(s.turn + 3) % 4, (s.turn + 2) % 4, (s.turn + 1) % 4]  # oldest first
     assert [mcts.PLACEMENTS[m] for m in moves] == [s.pieces[c][-1] for c in cols]
 
@@ -252,14 +252,15 @@ def test_shuffle_cards_valued_by_the_search_are_legal_and_repeatable(monkeypatch
 
 def _colours_after_the_root(s, sims: int = 400) -> set[int]:
     """The colours to move in the tree's expanded nodes one placement below the root of ``s``."""
+    from games.ai.mcts.search import _run
+
     tab = mcts.Tables.get()
     count = len(tab[0])
-    tree = mcts._tree(5_000, 400_000)
-    seen = (np.zeros(count, np.int64), np.zeros(count, np.int8), np.zeros(count, np.int16))
+    tree = mcts.new_tree(5_000, 400_000)
     players = 2 if s.players == 2 else 4
-    args = (mcts.position_arrays(s), s.turn, mcts._history(s), mcts._owners(s), players, False)
-    vec = mcts._params(mcts.MctsParams, 1, s)
-    mcts._run(3, sims, *args, vec, tab, tree, mcts._scratch(count, mcts.given_moves(s)), seen)
+    args = (mcts.position_arrays(s), s.turn, mcts.history(s), mcts.owners(s), players, False)
+    vec = mcts.param_vector(mcts.MctsParams, 1, s)
+    _run(3, sims, *args, vec, tab, tree, mcts.scratch(count, mcts.given_moves(s)))
     first, n = int(tree[0][0]), int(tree[1][0])
     kids = [int(k) for k in tree[9][first : first + n] if k >= 0 and tree[1][k] > 0]
     assert kids, "no node below the root was expanded"
