@@ -115,7 +115,7 @@ def copy_position(dst, src):
     dst[P_LAST][:] = src[P_LAST]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place(c, m, pos, tab, hist):
     """Colour c places placement m (tree and playouts alike)."""
     feat, is_att, att_list, att_n = pos[P_FEAT], pos[P_ISATT], pos[P_ATTL], pos[P_ATTN]
@@ -146,7 +146,7 @@ def place(c, m, pos, tab, hist):
     hist_mv[0], hist_mv[1], hist_mv[2] = hist_mv[1], hist_mv[2], m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def status(c, a, feat, stpt):
     """The six-bit status of square a for colour c (bit j: its status point j is forbidden)."""
     s = 0
@@ -156,20 +156,19 @@ def status(c, a, feat, stpt):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sum5(c, m, feat, cells5):
     """FORB or more: illegal for c; otherwise the placement's local points."""
-    fc = feat[c]
     return (
-        np.int32(fc[cells5[m, 0]])
-        + fc[cells5[m, 1]]
-        + fc[cells5[m, 2]]
-        + fc[cells5[m, 3]]
-        + fc[cells5[m, 4]]
+        np.int32(feat[c, cells5[m, 0]])
+        + feat[c, cells5[m, 1]]
+        + feat[c, cells5[m, 2]]
+        + feat[c, cells5[m, 3]]
+        + feat[c, cells5[m, 4]]
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def considered(k, p, sz):
     """Whether the search looks at piece p (of sz squares) for a colour with k pieces placed:
     early on only the large ones, after its first seven pieces every piece."""
@@ -186,7 +185,7 @@ def considered(k, p, sz):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def considered_mask(c, pos, tab, every, out):
     """out[p] = 1 for the unused pieces colour c's moves are generated with (all of them if
     ``every``); whether any."""
@@ -200,13 +199,11 @@ def considered_mask(c, pos, tab, every, out):
     return anyp
 
 
-@njit(cache=True)
-def add_at(c, a, cons, pos, tab, out, at, n, mark, stamp):
+@njit(cache=True, inline="always")
+def _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, stamp):
     """Append to out[at + n:] colour c's legal placements covering attach point a with the
     pieces ``cons`` marks, not marked ``stamp`` yet; the new n."""
-    feat = pos[P_FEAT]
-    cells5, mstart, mlist = tab[T_CELLS], tab[T_MSTART], tab[T_MLIST]
-    base = (a * NSTATUS + status(c, a, feat, tab[T_STPT])) * NPIECES
+    base = (a * NSTATUS + status(c, a, feat, stpt)) * NPIECES
     for p in range(NPIECES):
         if not cons[p]:
             continue
@@ -226,11 +223,12 @@ def generate(c, pos, tab, cons, out, at, mark, stamp):
     """Colour c's legal placements with the pieces ``cons`` marks, regenerated in full from its
     attach points, written to out[at:]; their count."""
     feat, att_list = pos[P_FEAT], pos[P_ATTL]
+    stpt, cells5, mstart, mlist = tab[T_STPT], tab[T_CELLS], tab[T_MSTART], tab[T_MLIST]
     n = 0
     for i in range(pos[P_ATTN][c]):
         a = att_list[c, i]
         if feat[c, a] < FORB:
-            n = add_at(c, a, cons, pos, tab, out, at, n, mark, stamp)
+            n = _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, stamp)
     return n
 
 
@@ -251,42 +249,31 @@ def generate_considered(c, pos, tab, lists, out, at):
     return n
 
 
-@njit(cache=True)
-def _gammas(c, n, pos, tab, lists):
-    """Cumulative gammas of colour c's list (5 ** squares x weight_local ** local points)."""
-    moves, cum, lpow, gsize = lists[L_MOVES][c], lists[L_CUM], lists[L_LPOW], lists[L_GSIZE]
-    feat, cells5, piece, psize = pos[P_FEAT], tab[T_CELLS], tab[T_PIECE], tab[T_SIZE]
+@njit(cache=True, inline="always")
+def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist, out,
+            nmoves, ready, done_at, mark, now, cons, new, cum, lpow, gsize):  # fmt: skip
+    """Colour c's list brought up to date in ``out`` (module docstring), with the cumulative
+    gammas of the pick in ``cum`` (5 ** squares x weight_local ** local points); its length."""
+    n = 0
     total = 0.0
-    for i in range(n):
-        m = moves[i]
-        total += gsize[psize[piece[m]]] * lpow[sum5(c, m, feat, cells5)]
-        cum[i] = total
-    return total
-
-
-@njit(cache=True)
-def update_moves(c, pos, tab, lists):
-    """Bring colour c's playout list up to date (module docstring); its length."""
-    moves, nmoves, ready, done_at = lists[L_MOVES], lists[L_N], lists[L_READY], lists[L_DONE_AT]
-    mark, stamp, cons = lists[L_MARK][c], lists[L_STAMP], lists[L_CONS]
-    every, new = lists[L_ALL], lists[L_NEW]
-    feat, att_list, att_n = pos[P_FEAT], pos[P_ATTL], pos[P_ATTN][c]
-    used, piece, cells5 = pos[P_USED], tab[T_PIECE], tab[T_CELLS]
-    out = moves[c]
-    considered_mask(c, pos, tab, every[c] > 0, new)
-    stamp[0] += 1
-    now = stamp[0]
-    if not ready[c]:
-        n = generate(c, pos, tab, new, out, 0, mark, now)
-    else:
-        n = 0
+    if ready[c]:
         for i in range(nmoves[c]):  # the old list, re-checked
             m = out[i]
-            if used[c, piece[m]] or sum5(c, m, feat, cells5) >= FORB:
+            v = sum5(c, m, feat, cells5)
+            if v >= FORB or used[c, piece[m]]:
                 continue
             out[n] = m
             mark[m] = now
+            total += gsize[psize[piece[m]]] * lpow[v]
+            cum[n] = total
             n += 1
+    kept = n
+    if not ready[c]:
+        for i in range(att_n):
+            a = att_list[c, i]
+            if feat[c, a] < FORB:
+                n = _add_at(c, a, new, feat, stpt, cells5, mstart, mlist, out, 0, n, mark, now)
+    else:
         grew = False
         for p in range(NPIECES):  # pieces considered since: at the old attach points too
             fresh = new[p] and not cons[c, p]
@@ -296,23 +283,47 @@ def update_moves(c, pos, tab, lists):
             for i in range(done_at[c]):
                 a = att_list[c, i]
                 if feat[c, a] < FORB:
-                    n = add_at(c, a, cons[c], pos, tab, out, 0, n, mark, now)
+                    n = _add_at(c, a, cons[c], feat, stpt, cells5, mstart, mlist, out, 0, n,
+                                mark, now)  # fmt: skip
         for i in range(done_at[c], att_n):  # the attach points gained since
             a = att_list[c, i]
             if feat[c, a] < FORB:
-                n = add_at(c, a, new, pos, tab, out, 0, n, mark, now)
-    ready[c] = 1
-    cons[c, :] = new
-    done_at[c] = att_n
-    nmoves[c] = n
-    if n == 0 and not every[c]:  # none of the considered pieces fits: every piece, from now on
-        every[c] = 1
-        ready[c] = 0
-        return update_moves(c, pos, tab, lists)
+                n = _add_at(c, a, new, feat, stpt, cells5, mstart, mlist, out, 0, n, mark, now)
+    for i in range(kept, n):
+        m = out[i]
+        total += gsize[psize[piece[m]]] * lpow[sum5(c, m, feat, cells5)]
+        cum[i] = total
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def update_moves(c, pos, tab, lists):
+    """Bring colour c's playout list up to date (module docstring); its length."""
+    nmoves, ready, done_at = lists[L_N], lists[L_READY], lists[L_DONE_AT]
+    mark, stamp, cons = lists[L_MARK][c], lists[L_STAMP], lists[L_CONS]
+    every, new = lists[L_ALL], lists[L_NEW]
+    feat, att_list, att_n = pos[P_FEAT], pos[P_ATTL], pos[P_ATTN][c]
+    used, piece, cells5 = pos[P_USED], tab[T_PIECE], tab[T_CELLS]
+    stpt, mstart, mlist, psize = tab[T_STPT], tab[T_MSTART], tab[T_MLIST], tab[T_SIZE]
+    cum, lpow, gsize = lists[L_CUM], lists[L_LPOW], lists[L_GSIZE]
+    out = lists[L_MOVES][c]
+    while True:
+        considered_mask(c, pos, tab, every[c] > 0, new)
+        stamp[0] += 1
+        n = _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist,
+                    out, nmoves, ready, done_at, mark, stamp[0], cons, new, cum, lpow,
+                    gsize)  # fmt: skip
+        ready[c] = 1
+        cons[c, :] = new
+        done_at[c] = att_n
+        nmoves[c] = n
+        if n > 0 or every[c]:
+            return n
+        every[c] = 1  # none of the considered pieces fits: every piece, from now on
+        ready[c] = 0
+
+
+@njit(cache=True, inline="always")
 def _add_local(c, p, feat, is_att, own, lpts, n):
     if feat[c, p] & (FORB - 1) == 0:
         feat[c, p] += 2 if own and is_att[c, p] and feat[c, p] < FORB else 1
@@ -321,7 +332,7 @@ def _add_local(c, p, feat, is_att, own, lpts, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_local(c, pos, tab, lists, owner, hist):
     """Add to ``feat[c]`` the local points: the attach points of the opponents' latest three
     pieces and the squares beside them (2 for one that is also c's own attach point, else 1);
@@ -349,7 +360,7 @@ def set_local(c, pos, tab, lists, owner, hist):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout_move(c, pos, tab, lists, owner, hist):
     """Colour c's placement in a playout, or -1 (it cannot place): one at random with weight
     5 ** squares x weight_local ** local points (placements covering the most squares next to
@@ -358,9 +369,8 @@ def playout_move(c, pos, tab, lists, owner, hist):
     n = update_moves(c, pos, tab, lists)
     pick = -1
     if n > 0:
-        total = _gammas(c, n, pos, tab, lists)
         cum = lists[L_CUM]
-        x = np.random.random() * total
+        x = np.random.random() * cum[n - 1]
         lo, hi = 0, n - 1
         while lo < hi:
             mid = (lo + hi) // 2

@@ -89,48 +89,65 @@ def _clear(grids):
         near[touched[i]] = 0
 
 
-@njit(cache=True)
-def move_score(c, m, pos, tab, grids, w):
-    """The one-step score of placement m for colour c (the prior's exponent)."""
-    feat, is_att = pos[P_FEAT], pos[P_ISATT]
-    cells5, centre = tab[T_CELLS], tab[T_CENTRE]
-    block, near = grids[0], grids[1]
-    sz = tab[T_SIZE][tab[T_PIECE][m]]
+@njit(cache=True, inline="always")
+def _score(c, m, has, early, feat, is_att, cells5, centre, block, near, piece, psize, att,
+           attw, natt, adj, adjw, nadj, w):  # fmt: skip
+    sz = psize[piece[m]]
     blocks = near_n = mid = 0
     for k in range(5):
         cell = cells5[m, k]
         blocks += block[cell]
         near_n += near[cell]
         mid += centre[cell]
-    has = pos[P_ONB][c] > 0
     corners = 0
-    att, attw = tab[T_ATT], tab[T_ATTW]
-    for k in range(tab[T_NATT][m]):
+    for k in range(natt[m]):
         d = att[m, k]
         if feat[c, d] < FORB and not (has and is_att[c, d]):
             corners += attw[m, k]
     lost = 0
     if has:
-        adj, adjw = tab[T_ADJ], tab[T_ADJW]
-        for k in range(tab[T_NADJ][m]):
+        for k in range(nadj[m]):
             nb = adj[m, k]
             if is_att[c, nb] and feat[c, nb] < FORB:
                 lost += adjw[m, k]
     h = w[0] * sz + w[1] * corners + w[2] * blocks + w[3] * near_n - w[4] * lost
-    if pos[P_ONB][c] <= 5:
+    if early:
         h += w[5] * mid
     return h
+
+
+@njit(cache=True)
+def scores(c, first, n, e_move, out, pos, tab, grids, w):
+    """The one-step score of each edge's placement first..first+n for colour c (the prior's
+    exponent), into out; the best. The arrays are taken out of their tuples once: numba counts
+    references at each extraction, which in the inner loop cost more than the score itself."""
+    feat, is_att = pos[P_FEAT], pos[P_ISATT]
+    cells5, centre, piece, psize = tab[T_CELLS], tab[T_CENTRE], tab[T_PIECE], tab[T_SIZE]
+    att, attw, natt, adj, adjw, nadj = (
+        tab[T_ATT],
+        tab[T_ATTW],
+        tab[T_NATT],
+        tab[T_ADJ],
+        tab[T_ADJW],
+        tab[T_NADJ],
+    )
+    block, near = grids[0], grids[1]
+    has = pos[P_ONB][c] > 0
+    early = pos[P_ONB][c] <= 5
+    best = -1e9
+    for e in range(first, first + n):
+        h = _score(c, e_move[e], has, early, feat, is_att, cells5, centre, block, near, piece,
+                   psize, att, attw, natt, adj, adjw, nadj, w)  # fmt: skip
+        out[e] = h
+        best = max(best, h)
+    return best
 
 
 @njit(cache=True)
 def priors(c, first, n, e_move, e_prior, pos, tab, owner, grids, w, temperature):
     """Softmax priors of the edges first..first+n."""
     _fill(c, pos, tab, owner, grids)
-    best = -1e9
-    for e in range(first, first + n):
-        h = move_score(c, e_move[e], pos, tab, grids, w)
-        e_prior[e] = h
-        best = max(best, h)
+    best = scores(c, first, n, e_move, e_prior, pos, tab, grids, w)
     _clear(grids)
     total = 0.0
     for e in range(first, first + n):
