@@ -58,7 +58,7 @@ SUITE: dict[str, tuple[list[str], str]] = {
         ARGS("--mode shuffle --players 2 --games 2 --seats expert,casual --budget 2 --seed 7"),
         "Expert at its default 2 s budget (time per decision), shuffle",
     ),
-    # Issue #12: the searching Expert against the frozen one (games/ai/baseline.py). Shuffle
+    # Issue #12: the searching Expert against the frozen one (bench/ai_baseline.py). Shuffle
     # games differ by their decks; classic games only by timing, so they start at random
     # (--opening 4: Beginner's four setup pieces, replayed with the seats swapped).
     "expert-baseline-classic": (

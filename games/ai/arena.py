@@ -22,7 +22,7 @@ two-player tie is half a win each). With exactly two levels at the table the rep
 their head-to-head rate: per game, the share of (first level's seat, second level's seat) pairs
 where the first scored better (ties half), averaged over games (``--seats expert,baseline,
 expert,baseline``: 50 % means equal strength with four players too). ``baseline`` (the frozen
-Expert, games/ai/baseline.py) may sit at the table too. Confidence intervals: Wilson score
+Expert, bench/ai_baseline.py) may sit at the table too. Confidence intervals: Wilson score
 intervals (95 %) for win rates, mean ± 1.96 standard errors for scores.
 """
 

@@ -41,7 +41,7 @@ def test_the_move_generator_finds_exactly_the_engines_placements(players, seed, 
     assert mcts.root_moves(s) == sorted(legal_placements(s))
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_search_plays_legal_placements_from_the_view(players):
     states = [s for s in random_positions("classic", players, seed=5)][::7]
     for s in states:
@@ -142,9 +142,9 @@ def test_shuffle_with_two_players_is_valued_by_the_worse_colour():
     assert list(_values(rows, [0] * 4, 2, True, mode="shuffle")[:2]) == [0.0, 1.0]
 
 
-def test_three_players_keep_the_python_search():
-    assert not mcts.supported(new_game(mode="classic", players=3, seed=1))
-    assert not mcts.supported(new_game(mode="shuffle", players=3, seed=1))
+def test_every_player_count_is_searched():
+    assert mcts.supported(new_game(mode="classic", players=3, seed=1))
+    assert mcts.supported(new_game(mode="shuffle", players=3, seed=1))
     assert mcts.supported(new_game(mode="shuffle", players=2, seed=1))
     assert mcts.supported(new_game(mode="classic", players=4, seed=1))
 
@@ -161,7 +161,7 @@ def _shuffle_place_states(players: int) -> list:
     return special + states[::9]
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_shuffle_placements_are_legal_under_every_card_effect(players):
     """R6.4 Wild, R6.5 Edge to Edge, R6.6 Double Play's second piece: the root's placements are
     the engine's; otherwise the search's own generator (R4) finds them. Chosen from the view."""
@@ -223,14 +223,13 @@ def test_every_thread_count_searches_repeatably(threads):
     assert 120 <= stats["sims"] < 120 + threads
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_shuffle_cards_valued_by_the_search_are_legal_and_repeatable(monkeypatch, players):
-    """``ExpertParams.mcts_cards``: a card, a kept card, a declared colour (R6.4), a piece to
+    """Shuffle: a card, a kept card, a declared colour (R6.4), a piece to
     recycle (R6.7) or to warp (R6.8), chosen from the view by the search's values; the same
     seed and simulation count give the same choice."""
     from tests.ai.positions import positions
 
-    monkeypatch.setattr(ExpertParams, "mcts_cards", True)
     searched = []
     choose = mcts.mcts_choose
 
@@ -287,3 +286,18 @@ def test_below_the_root_play_follows_the_direction_and_a_skip_in_force():
     both = reverse.copy()
     both.skip_pending = True
     assert _colours_after_the_root(both) == {(t + 2) % 4}
+
+
+def test_three_players_value_the_shared_colour_for_the_seat_in_rotation():
+    """R2.4, R2.5: the shared colour scores for nobody (owner -1) and its turn is searched for
+    the seat whose rotation it is; a search from a shared-colour turn places legally."""
+    s = next(
+        s
+        for s in random_positions("classic", 3, seed=4)
+        if s.turn == s.shared and s.ply > 8 and s.step == "place"
+    )
+    assert list(mcts.owners(s)).count(-1) == 1 and mcts.owners(s)[s.shared] == -1
+    vec = mcts.param_vector(mcts.MctsParams, 1, s)
+    assert vec[18] == s.shared and vec[19] == s.rotation == s.controller()
+    value, _ = mcts.mcts_choose(s, deadline=float("inf"), max_sims=200, seed=3)
+    assert value in legal_placements(s)

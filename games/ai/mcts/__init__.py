@@ -1,8 +1,7 @@
 """Monte Carlo tree search for Blokus placements, with a compiled inner loop (numba).
 
-Expert and Master place their pieces by this search in games with two or four players when numba
-is installed (``AVAILABLE``); without it (or for three players, whose shared colour changes
-hands) they use the pure-Python search of search.py, which stays the reference path.
+Expert and Master place their pieces by this search when numba is installed (``AVAILABLE``);
+without it they use the pure-Python search of search.py, which stays the reference path.
 
 The package, by concern (Pentobi's design, bench/AI_RESULTS.md and /work/shared/AI-SPEED.md):
 
@@ -77,10 +76,11 @@ __all__ = [
 
 
 def supported(state) -> bool:
-    """Whether this search plays ``state``'s placements: two or four players (three: the shared
-    colour changes hands), numba present. In Shuffle mode the search places as if no more card
-    were played after this one (the playouts are classic Blokus in the current direction)."""
-    return AVAILABLE and state.players in (2, 4)
+    """Whether this search plays ``state``'s placements: numba present (two, three or four
+    players; with three, the shared colour's turns are valued for the seat whose rotation it is,
+    R2.4). In Shuffle mode the search places as if no more card were played after this one (the
+    playouts are classic Blokus in the current direction)."""
+    return AVAILABLE and state.players in (2, 3, 4)
 
 
 def warm_up() -> None:

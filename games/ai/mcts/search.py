@@ -214,7 +214,7 @@ def _playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
 
 
 @njit(cache=True)
-def _backup(depth, path_nodes, path_edges, vals, owner, tree, seen):
+def _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen):
     """Add the playout's values along the path, and to the all-moves-as-first values of every
     edge whose placement the node's colour played later in the simulation."""
     n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
@@ -225,7 +225,7 @@ def _backup(depth, path_nodes, path_edges, vals, owner, tree, seen):
         nd = path_nodes[d]
         e = path_edges[d]
         col = n_colour[nd]
-        v = vals[owner[col]]
+        v = vals[path_owner[d]]
         e_visits[e] += 1
         e_value[e] += v
         n_visits[nd] += 1
@@ -253,7 +253,9 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     done = np.zeros(4, np.uint8)
     path_nodes = np.empty(128, np.int32)
     path_edges = np.empty(128, np.int32)
+    path_owner = np.empty(128, np.int32)
     vals = np.zeros(4)
+    shared = int(params[18])  # three players: the shared colour (R2.4), else -1
     psize = tab[T_SIZE]
     for _ in range(count):
         seen[3][0] += 1
@@ -265,6 +267,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
         node = 0
         turn = turn0
         depth = 0
+        rotation = int(params[19])  # who plays the shared colour's next turn (R2.4, R2.4a)
         while True:
             if n_count[node] < 0:
                 if tops[1] + MAX_MOVES > e_move.shape[0]:
@@ -279,6 +282,11 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             _played(e_move[pick], c, depth, seen)
             path_nodes[depth] = node
             path_edges[depth] = pick
+            if c == shared:
+                path_owner[depth] = rotation
+                rotation = (rotation + 1) % 3
+            else:
+                path_owner[depth] = owner[c]
             depth += 1
             turn = (c + (2 * step if depth == 1 and skip else step)) % 4  # Skip (R6.1)
             node = e_child[pick]
@@ -289,7 +297,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
                 break  # expanded on a later visit (long searches: MctsParams.expand_after_long)
         _playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
         values(pos[P_USED], pos[P_LAST], psize, owner, players, advanced, params, vals)
-        _backup(depth, path_nodes, path_edges, vals, owner, tree, seen)
+        _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen)
 
 
 # -- the Python side ------------------------------------------------------------------------
@@ -314,9 +322,10 @@ def position_arrays(state):
 
 
 def owners(state) -> np.ndarray:
-    if state.players == 2:
-        return np.array([0, 1, 0, 1], np.int32)
-    return np.array([0, 1, 2, 3], np.int32)
+    """The seat owning each colour (R2.2-R2.4); -1 for the shared colour of three players,
+    which scores for nobody (R2.5) and is played by each seat in rotation (R2.4)."""
+    seats = [state.seat_of(c) for c in range(4)]
+    return np.array([-1 if seat is None else seat for seat in seats], np.int32)
 
 
 def history(state):
@@ -353,6 +362,8 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             1 if state is None or state.direction > 0 else 3,  # the next colour: c + this
             1 if state is not None and state.mode == "shuffle" and state.players == 2 else 0,
             1 if state is not None and state.skip_pending else 0,  # the next colour loses its turn
+            -1 if state is None or state.shared is None else state.shared,
+            0 if state is None else state.rotation,
         ],
         np.float64,
     )
@@ -420,7 +431,7 @@ def mcts_choose(
     root = position_arrays(state)
     owner = owners(state)
     hist = history(state)
-    players = 2 if state.players == 2 else 4
+    players = state.players
     advanced = state.scoring == "advanced"
     long = deadline - time.perf_counter() > params.long_search
     vec = param_vector(params, params.expand_after_long if long else 1, state)
