@@ -73,6 +73,20 @@ class ExpertParams:
     # pure-Python search below.
     mcts = True
     card_searched = 4
+    # Shuffle: the budget is the whole turn's (issue #23), shared out by step. The usual turn
+    # (a card, then a placement) spends 0.3 + 0.6 of it; the longest (a card, a kept card or a
+    # declared colour, a placement, Double Play's second piece) 0.3 + 0.1 + 0.6 + 0.2 = 1.2.
+    # The card's winning candidate has searched the placement position already: that search
+    # goes on (subtree reuse) when the turn reaches the same position.
+    turn_shares = {
+        "card": 0.3,
+        "keep": 0.1,
+        "declare": 0.1,
+        "recycle": 0.1,
+        "warp": 0.1,
+        "place": 0.6,
+        "place_second": 0.2,
+    }
 
 
 def _turn_over(before_turn: int, action: dict, s) -> bool:
@@ -175,6 +189,8 @@ def expert_action(
 
     The tree search (mcts/) places, and in Shuffle mode values the other decisions (see the
     module docstring); without it, the pure-Python search below."""
+    if state.mode == "shuffle":  # one budget per turn (``ExpertParams.turn_shares``)
+        budget *= params.turn_shares.get(state.step, 1.0)
     searched = params.mcts and mcts.supported(state)
     placing = state.step in PLACE_STEPS
     if searched and state.mode == "shuffle" and not placing:
@@ -230,12 +246,15 @@ def _searched_choice(seat_view, state, rng, budget, max_sims, params) -> dict:
         afters.append(s)
     seed = rng.randrange(1 << 31)
     values = []
+    mcts.forget()
     for k, s in enumerate(afters):
         sims = None if max_sims is None else max(1, max_sims // len(afters))
         until = time.perf_counter() + (end - time.perf_counter()) / (len(afters) - k)
-        _, stats = mcts.mcts_choose(s, deadline=until, max_sims=sims, seed=seed + k)
+        _, stats = mcts.mcts_choose(s, deadline=until, max_sims=sims, seed=seed + k, keep=True)
         values.append(stats["value"])
-    return candidates[max(range(len(candidates)), key=lambda i: (values[i], -i))]
+    best = max(range(len(candidates)), key=lambda i: (values[i], -i))
+    mcts.forget(keep=mcts.position_key(afters[best]))  # for the placement, if it comes to it
+    return candidates[best]
 
 
 class _Clock:

@@ -301,3 +301,54 @@ def test_three_players_value_the_shared_colour_for_the_seat_in_rotation():
     assert vec[18] == s.shared and vec[19] == s.rotation == s.controller()
     value, _ = mcts.mcts_choose(s, deadline=float("inf"), max_sims=200, seed=3)
     assert value in legal_placements(s)
+
+
+def test_a_kept_search_goes_on_for_the_same_position_only_under_a_time_budget():
+    """Subtree reuse: a search kept (``keep=True``) continues when the same position is searched
+    again by time; a search bounded by ``max_sims`` never starts from a kept tree (repeatable)."""
+    s = _random_game(2, 5, 12)
+    mcts.forget()
+    soon = 0.05
+    import time
+
+    _, first = mcts.mcts_choose(s, deadline=time.perf_counter() + soon, seed=1, keep=True)
+    assert first["reused"] == 0
+    bounded = mcts.mcts_choose(s, deadline=float("inf"), max_sims=64, seed=2)
+    assert bounded[1]["reused"] == 0
+    _, again = mcts.mcts_choose(s.copy(), deadline=time.perf_counter() + soon, seed=3)
+    assert again["reused"] == first["sims"]
+    assert again["root_visits"] >= first["sims"] + again["sims"] - 2 * mcts.MctsParams.threads
+    _, fresh = mcts.mcts_choose(s, deadline=time.perf_counter() + soon, seed=3)
+    assert fresh["reused"] == 0  # taken once
+
+
+def test_a_shuffle_turn_shares_one_budget_among_its_decisions(monkeypatch):
+    """Issue #23: Expert's whole Shuffle turn (card, kept card or colour, placement, second
+    piece) spends one budget, shared out by step; the card's searches keep at most one tree."""
+    import time
+
+    from tests.ai.positions import positions
+
+    asked = []
+    choose = mcts.mcts_choose
+
+    def timed(state, *, deadline, **kwargs):
+        asked.append((state.step, deadline - time.perf_counter()))
+        return choose(state, deadline=deadline, **kwargs)
+
+    monkeypatch.setattr(mcts, "mcts_choose", timed)
+    found = positions("shuffle", 2, seed=13)
+    budget = 0.4
+    spent = {}
+    for step in ("card", "keep", "place", "place_second"):
+        del asked[:]
+        s = found[step]
+        decide(view(s, s.controller()), level="expert", seed=1, budget=budget)
+        spent[step] = sum(t for _, t in asked)
+        if step == "card":
+            assert len(mcts.search._KEPT) <= 1
+    assert spent["card"] <= 0.3 * budget + 0.02
+    assert spent["keep"] <= 0.1 * budget + 0.02
+    assert spent["place"] <= 0.6 * budget + 0.02
+    assert spent["place_second"] <= 0.2 * budget + 0.02
+    assert sum(spent.values()) <= 1.2 * budget + 0.05

@@ -419,12 +419,55 @@ def _pool(threads: int) -> ThreadPoolExecutor:
     return pool
 
 
+# Searches kept for the next decision (subtree reuse): a Shuffle card candidate's search has
+# searched the very position of the placement that follows when that candidate wins. Keyed by
+# everything the search reads of a position; time-budgeted searches only (a search bounded by
+# ``max_sims`` stays repeatable: it never starts from a kept tree).
+_KEPT: dict[tuple, tuple] = {}
+
+
+def position_key(state) -> tuple:
+    """What the search reads of ``state`` (never hidden cards): equal keys, equal searches."""
+    return (
+        state.mode,
+        state.players,
+        state.scoring,
+        state.turn,
+        state.direction,
+        bool(state.skip_pending),
+        state.step,
+        state.wild,
+        bool(state.edge),
+        state.first,
+        tuple(tuple(p) for p in state.pieces),
+        tuple(state.supply),
+        tuple(state.last_piece),
+        state.rotation,
+        state.shared,
+    )
+
+
+def forget(keep: tuple | None = None) -> None:
+    """Drop the kept searches, but the one of position key ``keep``."""
+    for key in list(_KEPT):
+        if key != keep:
+            del _KEPT[key]
+
+
 def mcts_choose(
-    state, *, deadline: float, max_sims: int | None = None, seed: int = 0, params=MctsParams
+    state,
+    *,
+    deadline: float,
+    max_sims: int | None = None,
+    seed: int = 0,
+    params=MctsParams,
+    keep: bool = False,
 ) -> tuple[int, dict]:
     """The placement (an engine value) the search picks for the colour to move, and statistics.
 
     ``deadline`` is a ``time.perf_counter()`` time; ``max_sims`` bounds the simulations too.
+    Without ``max_sims``, a search kept for this very position (``keep=True`` on an earlier
+    call) goes on from its trees (``stats["reused"]``: the simulations it had).
     """
     tab = Tables.get()
     count = len(tab[T_PIECE])
@@ -435,10 +478,16 @@ def mcts_choose(
     advanced = state.scoring == "advanced"
     long = deadline - time.perf_counter() > params.long_search
     vec = param_vector(params, params.expand_after_long if long else 1, state)
-    given = given_moves(state)
     threads = max(1, params.threads)
-    trees = tuple(new_tree(params.max_nodes, params.max_edges) for _ in range(threads))
-    works = tuple(scratch(count, given) for _ in range(threads))
+    key = position_key(state) if max_sims is None else None
+    kept = _KEPT.pop(key, None) if key is not None else None
+    if kept is not None and len(kept[0]) == threads:
+        trees, works, reused = kept
+    else:
+        given = given_moves(state)
+        trees = tuple(new_tree(params.max_nodes, params.max_edges) for _ in range(threads))
+        works = tuple(scratch(count, given) for _ in range(threads))
+        reused = 0
     sims = 0
     rounds = 0
     while True:
@@ -475,11 +524,15 @@ def mcts_choose(
         e_value += other[8][root_edges]
     best = int(np.argmax(e_visits))
     move = int(tree[5][first + best])
+    if keep and key is not None:
+        _KEPT[key] = (trees, works, reused + sims)
     stats = {
+        "reused": reused,
         "sims": sims,
         "nodes": sum(int(t[12][0]) for t in trees),
         "edges": sum(int(t[12][1]) for t in trees),
         "visits": int(e_visits[best]),
+        "root_visits": int(e_visits.sum()),
         "value": float(e_value[best] / max(1, e_visits[best])),
     }
     return PLACEMENTS[move], stats
