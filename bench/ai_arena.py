@@ -79,6 +79,16 @@ SUITE: dict[str, tuple[list[str], str]] = {
         ),
         "Issue #12: Expert vs the frozen Expert (both 0.5 s), shuffle, four players",
     ),
+    # Issue #23: three-player Shuffle searched like two and four players (Expert: 0.5 s per
+    # whole turn; the frozen Expert 0.5 s per decision).
+    "expert-baseline-shuffle3": (
+        ARGS(
+            "--mode shuffle --players 3 --games 12 --seats expert,baseline,baseline "
+            "--budget 0.5 --seed 23"
+        ),
+        "Issue #23: Expert (0.5 s a turn) vs the frozen Expert (0.5 s a decision), shuffle, "
+        "three players",
+    ),
 }
 
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import queue
 import random
@@ -61,7 +60,7 @@ for folder in (ROOT, ROOT / "bench"):  # the project, and bench/ai_arena.py besi
 from ai_arena import machine, pct  # noqa: E402
 
 from games.ai import LEVELS, decide  # noqa: E402
-from games.ai.arena import mean_ci, percentile, wilson  # noqa: E402
+from games.ai.arena import elo, mean_ci, percentile, wilson  # noqa: E402
 from games.engine import COLOURS, IllegalAction, apply, new_game  # noqa: E402
 from games.engine import score as engine_score  # noqa: E402
 from games.engine import view as seat_view  # noqa: E402
@@ -482,19 +481,6 @@ def summarize(results: list[dict]) -> dict:
         "corners_moved": sum(r["corners_moved"] for r in results),
         "our_first_pieces": sum(r["our_first_pieces"] for r in results),
     }
-
-
-def elo(rate: float, n: int) -> list[float | None]:
-    """The Elo difference of a score rate, with the Wilson 95 % interval's bounds mapped the
-    same way ([value, low, high]; None where a bound is 0 % or 100 %: unbounded)."""
-
-    def one(p: float) -> float | None:
-        if p <= 0.0 or p >= 1.0:
-            return None
-        return round(-400.0 * math.log10(1.0 / p - 1.0), 1)
-
-    lo, hi = wilson(rate, n)
-    return [one(rate), one(lo), one(hi)]
 
 
 def run_arena(args, binary: str, argv: list[str]) -> dict:
