@@ -259,7 +259,7 @@ def _colours_after_the_root(s, sims: int = 400) -> set[int]:
     players = 2 if s.players == 2 else 4
     args = (mcts.position_arrays(s), s.turn, mcts.history(s), mcts.owners(s), players, False)
     vec = mcts.param_vector(mcts.MctsParams, 1, s)
-    _run(3, sims, *args, vec, tab, tree, mcts.scratch(count, mcts.given_moves(s)))
+    _run(3, sims, *args, vec, tab, tree, mcts.scratch(count, mcts.given_moves(s), args[0]))
     first, n = int(tree[0][0]), int(tree[1][0])
     kids = [int(k) for k in tree[9][first : first + n] if k >= 0 and tree[1][k] > 0]
     assert kids, "no node below the root was expanded"

@@ -52,7 +52,7 @@ def _roots():
     yield "shuffle 4, skip and reverse", _shuffle_root(4, 8, skip=True, reverse=True)
 
 
-def _simulate_and_compare(s, every: bool, seed: int) -> int:
+def _simulate_and_compare(s, every: bool, seed: int, primed: bool = False) -> int:
     """Play one simulation's placements at random from root ``s`` through the incremental lists
     (local points set as in a playout); after each update compare the list with a full
     regeneration and, with every piece considered, with the engine's R4. The moves compared."""
@@ -61,6 +61,11 @@ def _simulate_and_compare(s, every: bool, seed: int) -> int:
     pos = mcts.position_arrays(s)
     lists = P.new_lists(len(PLACEMENTS))
     lists[P.L_ALL][:] = 1 if every else 0
+    if primed:  # as a simulation starts: from the root's lists (prime_lists)
+        root = P.new_lists(len(PLACEMENTS))
+        root[P.L_ALL][:] = 1 if every else 0
+        P.prime_lists(pos, tab, root)
+        P.restore_lists(lists, root)
     owner = mcts.owners(s)
     hist = mcts.history(s)
     boards = list(s.boards)
@@ -108,8 +113,9 @@ def _simulate_and_compare(s, every: bool, seed: int) -> int:
 
 @pytest.mark.parametrize("name, root", list(_roots()), ids=[name for name, _ in _roots()])
 @pytest.mark.parametrize("every", [True, False], ids=["every piece", "considered pieces"])
-def test_incremental_lists_equal_a_full_regeneration_and_the_engine(name, root, every):
-    compared = sum(_simulate_and_compare(root, every, seed) for seed in range(3))
+@pytest.mark.parametrize("primed", [False, True], ids=["fresh lists", "root's lists"])
+def test_incremental_lists_equal_a_full_regeneration_and_the_engine(name, root, every, primed):
+    compared = sum(_simulate_and_compare(root, every, seed, primed) for seed in range(3))
     assert compared > 30
 
 

@@ -386,6 +386,32 @@ def playout_move(c, pos, tab, lists, owner, hist):
 
 
 @njit(cache=True)
+def prime_lists(root, tab, lists):
+    """The playout lists of the root position, once per search: every colour's list as its first
+    update would build it (a colour without a piece yet: none, its first piece replaces its
+    attach points). Each simulation starts from a copy (``restore_lists``), so a colour's first
+    playout move re-checks the root's list and adds the attach points gained in the tree instead
+    of generating its moves afresh."""
+    lists[L_READY][:] = 0
+    for c in range(4):
+        if root[P_ONB][c] > 0:
+            update_moves(c, root, tab, lists)
+
+
+@njit(cache=True)
+def restore_lists(lists, primed):
+    """Start a simulation's playout lists from the root's (``prime_lists``)."""
+    n = primed[L_N]
+    for c in range(4):
+        lists[L_MOVES][c, : n[c]] = primed[L_MOVES][c, : n[c]]
+    lists[L_N][:] = n
+    lists[L_READY][:] = primed[L_READY]
+    lists[L_DONE_AT][:] = primed[L_DONE_AT]
+    lists[L_CONS][:] = primed[L_CONS]
+    lists[L_ALL][:] = primed[L_ALL]
+
+
+@njit(cache=True)
 def reset_lists(lists):
     lists[L_READY][:] = 0
     lists[L_ALL][:] = 0

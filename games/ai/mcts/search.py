@@ -37,7 +37,8 @@ from .position import (
     new_position,
     place,
     playout_move,
-    reset_lists,
+    prime_lists,
+    restore_lists,
     values,
 )
 from .priors import new_grids, priors
@@ -243,7 +244,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     position ``root`` with colour ``turn0`` to move (without the GIL: the threads of
     ``mcts_choose`` each search their own tree at once)."""
     np.random.seed(seed)
-    pos, lists, grids, given, seen = work
+    pos, lists, grids, given, seen, primed = work
     n_count, n_colour, e_move, e_child, e_visits = tree[1], tree[2], tree[5], tree[9], tree[7]
     tops = tree[12]
     expand_after = params[12]
@@ -262,7 +263,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
         copy_position(pos, root)
         hist[0][:] = hist0[0]
         hist[1][:] = hist0[1]
-        reset_lists(lists)
+        restore_lists(lists, primed)
         done[:] = 0
         node = 0
         turn = turn0
@@ -369,10 +370,14 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
     )
 
 
-def scratch(placements: int, given=None):
+def scratch(placements: int, given=None, root=None):
     """A thread's ``work`` tuple: its position, playout lists, prior grids, the root's
-    placements if they are given (none: the root's are generated), and the placements'
-    stamps of the simulation (all moves as first)."""
+    placements if they are given (none: the root's are generated), the placements' stamps of
+    the simulation (all moves as first), and the root's playout lists (``prime_lists``; from
+    ``root``, the root position, else empty)."""
+    primed = new_lists(placements)
+    if root is not None:
+        prime_lists(root, Tables.get(), primed)
     return (
         new_position(),
         new_lists(placements),
@@ -384,6 +389,7 @@ def scratch(placements: int, given=None):
             np.zeros(placements, np.int16),
             np.zeros(1, np.int64),
         ),
+        primed,
     )
 
 
@@ -486,7 +492,7 @@ def mcts_choose(
     else:
         given = given_moves(state)
         trees = tuple(new_tree(params.max_nodes, params.max_edges) for _ in range(threads))
-        works = tuple(scratch(count, given) for _ in range(threads))
+        works = tuple(scratch(count, given, root) for _ in range(threads))
         reused = 0
     sims = 0
     rounds = 0
