@@ -496,11 +496,17 @@ def mcts_choose(
         reused = 0
     sims = 0
     rounds = 0
+    per_sim = 0.0  # seconds a slice took per simulation, so far (time-budgeted searches)
     while True:
         left = SLICE * threads if max_sims is None else max_sims - sims
         step = min(SLICE, -(-left // threads))
+        if max_sims is None and per_sim > 0.0:
+            # Time only: a slice no longer than the time left (a busy machine, slow
+            # simulations), so that the search ends near its deadline, not a slice after it.
+            step = max(1, min(step, int((deadline - time.perf_counter()) / per_sim)))
         if step <= 0:
             break
+        began = time.perf_counter()
         seeds = np.array([seed * 7919 + rounds * threads + k for k in range(threads)], np.int64)
         args = (step, root, state.turn, hist, owner, players, advanced, vec, tab)
         if threads == 1:
@@ -514,7 +520,9 @@ def mcts_choose(
                 job.result()
         sims += step * threads
         rounds += 1
-        if time.perf_counter() >= deadline:
+        now = time.perf_counter()
+        per_sim = max(per_sim, (now - began) / step)
+        if now >= deadline:
             break
     tree = trees[0]
     first, count = int(tree[0][0]), int(tree[1][0])
