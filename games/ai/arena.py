@@ -120,8 +120,10 @@ def play_game(
 
 def pair_share(levels: list[str], result: dict, first: str, second: str) -> float | None:
     """In one game, the share of (``first`` seat, ``second`` seat) pairs that ``first`` won: the
-    lower score wins a pair, a tie is half (None if the game has no such pair)."""
-    scores = {p["seat"]: p["score"] for p in result["players"]}
+    better place wins a pair, a tie is half (None if the game has no such pair)."""
+    # The engine's place when it gives one (advanced scoring: the higher score wins, R8.4);
+    # else the score (basic scoring: the lower wins, R8.3).
+    scores = {p["seat"]: p.get("place", p["score"]) for p in result["players"]}
     pairs = [
         (scores[a], scores[b])
         for a in scores

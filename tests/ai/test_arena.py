@@ -88,3 +88,11 @@ def test_a_run_draws_its_seed_reports_it_and_an_elo_difference(capsys):
         assert (lo is None or elo is None or lo <= elo) and (hi is None or elo is None or elo <= hi)
         assert report["levels"]["casual"]["turns"] == report["levels"]["casual"]["decisions"]
     assert len(seeds) == 2
+
+
+def test_head_to_head_reads_the_engines_place_under_advanced_scoring():
+    """R8.4: with advanced scoring the higher score wins; the engine's place says so."""
+    result = {
+        "players": [{"seat": 0, "score": 20, "place": 1}, {"seat": 1, "score": 5, "place": 2}]
+    }
+    assert pair_share(["expert", "casual"], result, "expert", "casual") == 1.0
