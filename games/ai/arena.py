@@ -155,13 +155,16 @@ def _game(args, g: int) -> tuple[list[str], dict, dict[str, list[float]]]:
 
 
 def _share_cores(jobs: int) -> None:
-    """A pool worker's search threads: the machine's cores shared among the ``jobs`` games."""
+    """A pool worker's search threads: the machine's cores shared among the ``jobs`` games;
+    the compiled search loaded before the first game (as a worker does, outside any clock)."""
     mcts.MctsParams.threads = max(1, (os.cpu_count() or 1) // jobs)
+    mcts.warm_up()
 
 
 def _games(args):
     """The games' results in order: one at a time, or ``args.jobs`` at a time in processes."""
     if args.jobs == 1:
+        mcts.warm_up()  # outside the decisions' clocks, as a worker does at its start
         for g in range(args.games):
             yield _game(args, g)
         return

@@ -74,18 +74,19 @@ class ExpertParams:
     mcts = True
     card_searched = 4
     # Shuffle: the budget is the whole turn's (issue #23), shared out by step. The usual turn
-    # (a card, then a placement) spends 0.3 + 0.6 of it; the longest (a card, a kept card or a
-    # declared colour, a placement, Double Play's second piece) 0.3 + 0.1 + 0.6 + 0.2 = 1.2.
-    # The card's winning candidate has searched the placement position already: that search
-    # goes on (subtree reuse) when the turn reaches the same position.
+    # (a card, then a placement) spends 0.25 + 0.55 of it; the longest (a card, a kept card or
+    # a declared colour, a placement, Double Play's second piece) 0.25 + 0.08 + 0.55 + 0.15,
+    # about 1.03: the rest is the margin for the turn's p95 (2.5 s at the default 2 s). The
+    # card's winning candidate has searched the placement position already: that search goes on
+    # (subtree reuse) when the turn reaches the same position.
     turn_shares = {
-        "card": 0.3,
-        "keep": 0.1,
-        "declare": 0.1,
-        "recycle": 0.1,
-        "warp": 0.1,
-        "place": 0.6,
-        "place_second": 0.2,
+        "card": 0.25,
+        "keep": 0.08,
+        "declare": 0.08,
+        "recycle": 0.08,
+        "warp": 0.08,
+        "place": 0.55,
+        "place_second": 0.15,
     }
 
 

@@ -347,8 +347,8 @@ def test_a_shuffle_turn_shares_one_budget_among_its_decisions(monkeypatch):
         spent[step] = sum(t for _, t in asked)
         if step == "card":
             assert len(mcts.search._KEPT) <= 1
-    assert spent["card"] <= 0.3 * budget + 0.02
-    assert spent["keep"] <= 0.1 * budget + 0.02
-    assert spent["place"] <= 0.6 * budget + 0.02
-    assert spent["place_second"] <= 0.2 * budget + 0.02
-    assert sum(spent.values()) <= 1.2 * budget + 0.05
+    shares = ExpertParams.turn_shares
+    for step, seconds in spent.items():
+        assert seconds <= shares[step] * budget + 0.02, step
+    assert sum(shares[step] for step in spent) <= 1.05  # the longest turn: within the budget
+    assert sum(spent.values()) <= 1.05 * budget + 0.05
