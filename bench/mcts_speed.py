@@ -23,6 +23,7 @@ import os
 import platform
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -63,26 +64,53 @@ def pentobi_game(binary: str, players: int, seed: int, folder: Path) -> Path:
     return path
 
 
+def _pentobi_run(argv: list[str], commands: list[str]) -> tuple[str, float]:
+    """Run ``pentobi-gtp`` on ``commands``: (its stderr, the CPU seconds it used)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        argv, input="\n".join([*commands, "quit"]) + "\n", text=True, capture_output=True
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done.stderr, cpu
+
+
 def pentobi_rates(binary: str, players: int, path: Path, pieces: list[int]) -> list[dict]:
-    """Pentobi's search log for a level-7 ``reg_genmove`` at each position (one thread)."""
+    """Pentobi's search log for a level-7 ``reg_genmove`` at each position (one thread): its
+    simulations per second of wall time (``Sim/s``) and per CPU second (the process's CPU time
+    less that of the same process doing everything but the search)."""
     argv = [binary, "--game", VARIANT[players], "--level", "7", "--threads", "1", "--nobook"]
     argv += ["--noresign", "--seed", "1"]
-    commands = ["param reuse_subtree 0"]
+    out = []
     for n in pieces:
-        commands += [f"loadsgf {path} {n + 1}", "reg_genmove 1"]
-    done = subprocess.run(
-        argv, input="\n".join(commands + ["quit"]) + "\n", text=True, capture_output=True
-    )
-    found = re.findall(r"Sim (\d+).*?Sim/s (\d+), Len ([\d.]+)", done.stderr, re.S)
-    return [{"sims": int(a), "rate": int(b), "length": float(c)} for a, b, c in found]
+        load = ["param reuse_subtree 0", f"loadsgf {path} {n + 1}"]
+        _, idle = _pentobi_run(argv, load)
+        log, cpu = _pentobi_run(argv, [*load, "reg_genmove 1"])
+        found = re.findall(r"Sim (\d+).*?Sim/s (\d+), Len ([\d.]+)", log, re.S)
+        if not found:
+            out.append(None)
+            continue
+        sims, rate, length = found[-1]
+        out.append(
+            {
+                "sims": int(sims),
+                "rate": int(rate),
+                "cpu_rate": int(sims) / max(1e-6, cpu - idle),
+                "length": float(length),
+            }
+        )
+    return out
 
 
-def ours_rate(module, state, seconds: float) -> tuple[float, int]:
-    began = time.perf_counter()
+def ours_rate(module, state, seconds: float) -> tuple[float, float]:
+    """Simulations per second of wall time and per CPU second (one thread: the search runs in
+    this thread)."""
+    began, cpu = time.perf_counter(), time.thread_time()
     _, stats = module.mcts_choose(
         state, deadline=began + seconds, seed=1, params=one_thread(module)
     )
-    return stats["sims"] / (time.perf_counter() - began), stats["sims"]
+    cpu = time.thread_time() - cpu
+    return stats["sims"] / (time.perf_counter() - began), stats["sims"] / cpu
 
 
 def shuffle_positions(seed: int, pieces=(4, 20, 40)) -> list:
@@ -117,41 +145,47 @@ def main(argv=None) -> None:
         f"{args.seconds:.1f} s per search, one thread; Pentobi: {binary or 'absent'}.\n"
     )
     print(
-        "| variant | pieces | legal placements | Pentobi L7 sims/s | ours before sims/s "
-        "| ours sims/s | ours / Pentobi | ours / before |"
+        "Rates: simulations per second of wall time, then per CPU second (robust to a busy\n"
+        "machine: the search's own CPU time; Pentobi's less its start-up's).\n"
+    )
+    print(
+        "| variant | pieces | legal placements | Pentobi L7 sims/s (CPU) | ours before (CPU) "
+        "| ours (CPU) | ours / Pentobi, wall (CPU) | ours / before, wall (CPU) |"
     )
     print("|---|---|---|---|---|---|---|---|")
     pieces = [0, 20, 40]
     with tempfile.TemporaryDirectory() as folder:
         for players in (2, 4):
-            rates = [None] * 3
-            if binary:
-                path = pentobi_game(binary, players, seed, Path(folder))
-                data = blksgf.parse(path.read_text())
-                rates = pentobi_rates(binary, players, path, pieces) + [None] * 3
-            else:
-                data = None
+            if not binary:
+                break
+            path = pentobi_game(binary, players, seed, Path(folder))
+            data = blksgf.parse(path.read_text())
+            rates = pentobi_rates(binary, players, path, pieces)
             for i, n in enumerate(pieces):
-                if data is None:
-                    break
                 state = record.replay({**data, "scoring": "advanced"}, upto=n)
-                before, _ = ours_rate(old, state, args.seconds)
-                now, _ = ours_rate(mcts, state, args.seconds)
-                theirs = rates[i]["rate"] if rates[i] else None
+                before, before_cpu = ours_rate(old, state, args.seconds)
+                now, now_cpu = ours_rate(mcts, state, args.seconds)
+                theirs = rates[i]
                 legal = len(mcts.root_moves(state))
-                share = f"{now / theirs:.0%}" if theirs else "-"
+                if theirs:
+                    them = f"{theirs['rate']:,} ({theirs['cpu_rate']:,.0f})"
+                    share = f"**{now / theirs['rate']:.0%}** ({now_cpu / theirs['cpu_rate']:.0%})"
+                else:
+                    them = share = "-"
                 print(
-                    f"| {VARIANT[players]} | {n} | {legal} | {theirs or '-'} | {before:,.0f} "
-                    f"| {now:,.0f} | **{share}** | {now / before:.2f}x |",
+                    f"| {VARIANT[players]} | {n} | {legal} | {them} "
+                    f"| {before:,.0f} ({before_cpu:,.0f}) | {now:,.0f} ({now_cpu:,.0f}) "
+                    f"| {share} | {now / before:.2f}x ({now_cpu / before_cpu:.2f}x) |",
                     flush=True,
                 )
     for state in shuffle_positions(seed):
         on = sum(len(p) for p in state.pieces)
-        before, _ = ours_rate(old, state, args.seconds)
-        now, _ = ours_rate(mcts, state, args.seconds)
+        before, before_cpu = ours_rate(old, state, args.seconds)
+        now, now_cpu = ours_rate(mcts, state, args.seconds)
         print(
-            f"| shuffle, 4 players | {on} | {len(mcts.root_moves(state))} | - | {before:,.0f} "
-            f"| {now:,.0f} | - | **{now / before:.2f}x** |",
+            f"| shuffle, 4 players | {on} | {len(mcts.root_moves(state))} | - "
+            f"| {before:,.0f} ({before_cpu:,.0f}) | {now:,.0f} ({now_cpu:,.0f}) | - "
+            f"| **{now / before:.2f}x** ({now_cpu / before_cpu:.2f}x) |",
             flush=True,
         )
     print(f"\nLoad average at the end {os.getloadavg()[0]:.2f}.")
