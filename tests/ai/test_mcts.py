@@ -346,7 +346,7 @@ def test_a_shuffle_turn_shares_one_budget_among_its_decisions(monkeypatch):
         decide(view(s, s.controller()), level="expert", seed=1, budget=budget)
         spent[step] = sum(t for _, t in asked)
         if step == "card":
-            assert len(mcts.search._KEPT) <= 1
+            assert len(mcts.choose._KEPT) <= 1
     shares = ExpertParams.turn_shares
     for step, seconds in spent.items():
         assert seconds <= shares[step] * budget + 0.02, step

@@ -11,7 +11,9 @@ The package, by concern (Pentobi's design, bench/AI_RESULTS.md and /work/shared/
   lists), placing, per-colour legal-move lists kept up to date incrementally in the playouts,
   the playout policy (gamma weights, picked by binary search) and the scoring of a finished game;
 * ``priors``: the tree's priors from per-square grids;
-* ``search``: tree, selection, expansion, backup, the search loop and ``mcts_choose``.
+* ``search``: tree, selection, expansion, backup and the search loop (compiled);
+* ``choose``: ``mcts_choose`` (the root from an engine state, threads, clock, statistics) and
+  the searches kept for reuse.
 
 * **Shuffle mode:** the search places as if no more cards were played: below the root, the game
   is classic Blokus in the current direction (R7.1), with a Skip in force passing over the next
@@ -33,11 +35,7 @@ from __future__ import annotations
 
 from games.engine.pieces import PLACEMENTS
 
-from .compiled import AVAILABLE
-from .position import MAX_MOVES, values
-from .search import (
-    SLICE,
-    MctsParams,
+from .choose import (
     forget,
     given_moves,
     history,
@@ -51,6 +49,9 @@ from .search import (
     root_moves,
     scratch,
 )
+from .compiled import AVAILABLE
+from .position import MAX_MOVES, values
+from .search import SLICE, MctsParams
 from .tables import Tables, placement_index
 
 __all__ = [
