@@ -236,6 +236,11 @@ def _searched_choice(seat_view, state, rng, budget, max_sims, params) -> dict:
         return candidates[0]
     afters = []
     for action in candidates:
+        if len(afters) >= 2 and max_sims is None and time.perf_counter() >= end - 0.5 * budget:
+            # Casual's completions (a Warp, a Recycle) can be slow: half the budget at most,
+            # the rest for the searches of the candidates prepared so far.
+            candidates = candidates[: len(afters)]
+            break
         s = apply(state, action)
         for _ in range(8):  # Draw 2's kept card, Wild's colour, Recycle, Warp: a few steps
             if s.over or s.turn != colour or s.step in PLACE_STEPS:
