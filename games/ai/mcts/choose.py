@@ -224,10 +224,12 @@ def mcts_choose(
     while True:
         left = SLICE * threads if max_sims is None else max_sims - sims
         step = min(SLICE, -(-left // threads))
-        if max_sims is None and per_sim > 0.0:
-            # Time only: a slice no longer than the time left (a busy machine, slow
-            # simulations), so that the search ends near its deadline, not a slice after it.
-            step = max(1, min(step, int((deadline - time.perf_counter()) / per_sim)))
+        if max_sims is None:
+            # Time only: a first slice of a few simulations, then slices no longer than the
+            # time left (a busy machine, slow simulations), so that a short search (a card
+            # candidate's) ends near its deadline, not a slice after it.
+            left_s = deadline - time.perf_counter()
+            step = min(step, 8) if per_sim == 0.0 else max(1, min(step, int(left_s / per_sim)))
         if step <= 0:
             break
         began = time.perf_counter()
