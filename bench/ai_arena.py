@@ -35,49 +35,55 @@ def ARGS(text: str) -> list[str]:  # noqa: N802 - reads like the command it spel
 # name → (arena arguments, what it measures)
 SUITE: dict[str, tuple[list[str], str]] = {
     "casual-beginner-classic": (
-        ARGS("--mode classic --players 2 --games 40 --seats casual,beginner --seed 1"),
+        ARGS("--mode classic --players 2 --games 40 --seats casual,beginner"),
         "Casual vs Beginner, classic",
     ),
     "casual-beginner-shuffle": (
-        ARGS("--mode shuffle --players 2 --games 40 --seats casual,beginner --seed 1"),
+        ARGS("--mode shuffle --players 2 --games 40 --seats casual,beginner"),
         "Casual vs Beginner, shuffle",
     ),
     "expert-casual-classic": (
-        ARGS("--mode classic --players 2 --games 20 --seats expert,casual --budget 0.5 --seed 1"),
+        ARGS("--mode classic --players 2 --games 20 --seats expert,casual --budget 0.5"),
         "Expert (0.5 s) vs Casual, classic",
     ),
     "expert-casual-shuffle": (
-        ARGS("--mode shuffle --players 2 --games 20 --seats expert,casual --budget 0.5 --seed 1"),
+        ARGS("--mode shuffle --players 2 --games 20 --seats expert,casual --budget 0.5"),
         "Expert (0.5 s) vs Casual, shuffle",
     ),
     "expert-2s-classic": (
-        ARGS("--mode classic --players 2 --games 2 --seats expert,casual --budget 2 --seed 7"),
+        ARGS("--mode classic --players 2 --games 2 --seats expert,casual --budget 2"),
         "Expert at its default 2 s budget (time per decision), classic",
     ),
     "expert-2s-shuffle": (
-        ARGS("--mode shuffle --players 2 --games 2 --seats expert,casual --budget 2 --seed 7"),
+        ARGS("--mode shuffle --players 2 --games 2 --seats expert,casual --budget 2"),
         "Expert at its default 2 s budget (time per decision), shuffle",
     ),
-    # Issue #12: the searching Expert against the frozen one (games/ai/baseline.py). Shuffle
+    # Issue #12: the searching Expert against the frozen one (bench/ai_baseline.py). Shuffle
     # games differ by their decks; classic games only by timing, so they start at random
     # (--opening 4: Beginner's four setup pieces, replayed with the seats swapped).
     "expert-baseline-classic": (
         ARGS(
-            "--mode classic --players 2 --games 20 --seats expert,baseline --budget 0.5 "
-            "--opening 4 --seed 1"
+            "--mode classic --players 2 --games 20 --seats expert,baseline --budget 0.5 --opening 4"
         ),
         "Issue #12: Expert vs the frozen Expert (both 0.5 s), classic, two players",
     ),
     "expert-baseline-shuffle2": (
-        ARGS("--mode shuffle --players 2 --games 20 --seats expert,baseline --budget 0.5 --seed 1"),
+        ARGS("--mode shuffle --players 2 --games 20 --seats expert,baseline --budget 0.5"),
         "Issue #12: Expert vs the frozen Expert (both 0.5 s), shuffle, two players",
     ),
     "expert-baseline-shuffle4": (
         ARGS(
             "--mode shuffle --players 4 --games 8 --seats expert,baseline,expert,baseline "
-            "--budget 0.5 --seed 1"
+            "--budget 0.5"
         ),
         "Issue #12: Expert vs the frozen Expert (both 0.5 s), shuffle, four players",
+    ),
+    # Issue #23: three-player Shuffle searched like two and four players (Expert: 0.5 s per
+    # whole turn; the frozen Expert 0.5 s per decision).
+    "expert-baseline-shuffle3": (
+        ARGS("--mode shuffle --players 3 --games 12 --seats expert,baseline,baseline --budget 0.5"),
+        "Issue #23: Expert (0.5 s a turn) vs the frozen Expert (0.5 s a decision), shuffle, "
+        "three players",
     ),
 }
 
@@ -222,14 +228,17 @@ def markdown(reports: dict[str, dict]) -> str:
             )
         h = report.get("head_to_head")
         if h:
+            elo = h.get("elo") or [None, None, None]
+            best, lo, hi = ("?" if v is None else f"{v:+.0f}" for v in elo)
             lines += [
                 "",
                 f"Head to head ({h['first']} vs {h['second']}, pairs of seats per game): "
                 f"{pct(h['rate'])} [{pct(h['ci95'][0])}, {pct(h['ci95'][1])}] over "
-                f"{h['games']} games.",
+                f"{h['games']} games; Elo difference {best} [{lo}, {hi}].",
             ]
         lines += [
             "",
+            f"Seed {report.get('seed', '?')} (drawn by the run). "
             f"Wall time {report.get('wall_s', '?')} s; load average "
             f"{report.get('load_before', '?')} before, {report.get('load_after', '?')} after.",
             "",

@@ -1,10 +1,19 @@
-"""Simulations per decision of Expert's classic search (games/ai/mcts.py), by thread count.
+"""Simulations per second per thread: our search (games/ai/mcts/) against Pentobi's, and against
+our search before issue #23 (bench/ai_mcts_old.py), on the same positions in one run.
 
-Plays random classic two-player games to fixed plies, then runs the search on each position for
-the time Expert spends on a decision (``MctsParams.budget_share`` of the 2 s budget), once with
-one thread and once with two, and prints the simulations each managed (a table in markdown).
+* Classic rows (2 and 4 players, 0 / 20 / 40 pieces on the board): one Pentobi level-5
+  self-play game per variant (``selfplay``, the run's seed), loaded by Pentobi with
+  ``loadsgf FILE N+1`` and by us with ``games.engine.blksgf.parse`` + ``record.replay``: both
+  search exactly the same board. Pentobi's rate is its own search log's ``Sim/s`` of a
+  ``reg_genmove`` at ``--level 7 --threads 1 --nobook`` with ``param reuse_subtree 0``; ours is
+  ``stats["sims"]`` / wall time of ``mcts_choose`` with one thread and ``--seconds``.
+* Shuffle rows (4 players, the first placement with >= 4 / 20 / 40 pieces on the board of a
+  game of Casual players, the run's seed): today's search against the frozen one, side by side.
 
-    .venv/bin/python bench/mcts_speed.py [--plies 0,16,32,48] [--seconds 1.8]
+    .venv/bin/python bench/mcts_speed.py [--seconds 3] [--seed N] [--pentobi PATH]
+
+The seed is drawn per run unless given, and printed. Needs a Release ``pentobi-gtp``
+(``--pentobi`` or ``PENTOBI_GTP``); without it the Pentobi column is empty.
 """
 
 from __future__ import annotations
@@ -13,60 +22,173 @@ import argparse
 import os
 import platform
 import random
+import re
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "bench") not in sys.path:
+    sys.path.insert(0, str(ROOT / "bench"))
 
-from games.ai import mcts  # noqa: E402
-from games.ai.expert import DEFAULT_BUDGET  # noqa: E402
-from games.engine import apply, legal_placements, new_game  # noqa: E402
-from games.engine.rules import placement_text  # noqa: E402
+import ai_mcts_old as old  # noqa: E402
+
+from games.ai import decide, mcts  # noqa: E402
+from games.engine import apply, blksgf, new_game, record, view  # noqa: E402
+
+VARIANT = {2: "classic_2", 4: "classic"}
+DEFAULT_PENTOBI = "/work/pentobi/build/pentobi_gtp/pentobi-gtp"
 
 
-def position(plies: int, seed: int):
-    rng = random.Random(seed)
-    s = new_game(mode="classic", players=2, seed=seed, scoring="advanced")
-    for _ in range(plies):
-        values = sorted(legal_placements(s))
-        if s.over or not values:
-            break
-        s = apply(s, {"place": placement_text(rng.choice(values))})
-    return s
+def one_thread(module):
+    return type("OneThread", (module.MctsParams,), {"threads": 1})
+
+
+def pentobi_game(binary: str, players: int, seed: int, folder: Path) -> Path:
+    path = folder / f"{VARIANT[players]}-seed{seed}.blksgf"
+    argv = [binary, "--game", VARIANT[players], "--level", "5", "--nobook", "--quiet"]
+    argv += ["--seed", str(seed)]
+    subprocess.run(
+        argv,
+        input=f"selfplay 1 {path}\nquit\n",
+        text=True,
+        check=True,
+        timeout=600,
+        capture_output=True,
+    )
+    return path
+
+
+def _pentobi_run(argv: list[str], commands: list[str]) -> tuple[str, float]:
+    """Run ``pentobi-gtp`` on ``commands``: (its stderr, the CPU seconds it used)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        argv, input="\n".join([*commands, "quit"]) + "\n", text=True, capture_output=True
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done.stderr, cpu
+
+
+def pentobi_rates(binary: str, players: int, path: Path, pieces: list[int]) -> list[dict]:
+    """Pentobi's search log for a level-7 ``reg_genmove`` at each position (one thread): its
+    simulations per second of wall time (``Sim/s``) and per CPU second (the process's CPU time
+    less that of the same process doing everything but the search)."""
+    argv = [binary, "--game", VARIANT[players], "--level", "7", "--threads", "1", "--nobook"]
+    argv += ["--noresign", "--seed", "1"]
+    out = []
+    for n in pieces:
+        load = ["param reuse_subtree 0", f"loadsgf {path} {n + 1}"]
+        _, idle = _pentobi_run(argv, load)
+        log, cpu = _pentobi_run(argv, [*load, "reg_genmove 1"])
+        found = re.findall(r"Sim (\d+).*?Sim/s (\d+), Len ([\d.]+)", log, re.S)
+        if not found:
+            out.append(None)
+            continue
+        sims, rate, length = found[-1]
+        out.append(
+            {
+                "sims": int(sims),
+                "rate": int(rate),
+                "cpu_rate": int(sims) / max(1e-6, cpu - idle),
+                "length": float(length),
+            }
+        )
+    return out
+
+
+def ours_rate(module, state, seconds: float) -> tuple[float, float]:
+    """Simulations per second of wall time and per CPU second (one thread: the search runs in
+    this thread)."""
+    began, cpu = time.perf_counter(), time.thread_time()
+    _, stats = module.mcts_choose(
+        state, deadline=began + seconds, seed=1, params=one_thread(module)
+    )
+    cpu = time.thread_time() - cpu
+    return stats["sims"] / (time.perf_counter() - began), stats["sims"] / cpu
+
+
+def shuffle_positions(seed: int, pieces=(4, 20, 40)) -> list:
+    """The first placement of a 4-player Shuffle game of Casual players with >= n pieces on
+    the board, for each n (the search's Shuffle root)."""
+    s = new_game(mode="shuffle", players=4, seed=seed, scoring="advanced")
+    out = []
+    while not s.over and len(out) < len(pieces):
+        on = sum(len(p) for p in s.pieces)
+        if s.step == "place" and on >= pieces[len(out)]:
+            out.append(s)
+        s = apply(s, decide(view(s, s.controller()), level="casual", seed=seed + s.ply))
+    return out
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plies", default="0,16,32,48")
-    parser.add_argument(
-        "--seconds", type=float, default=DEFAULT_BUDGET * mcts.MctsParams.budget_share
-    )
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--pentobi", default=os.environ.get("PENTOBI_GTP", DEFAULT_PENTOBI))
     args = parser.parse_args(argv)
     if not mcts.AVAILABLE:
         raise SystemExit("numba is not installed: the search is not compiled")
+    seed = random.SystemRandom().randrange(1, 10_000) if args.seed is None else args.seed
     mcts.warm_up()
+    old.warm_up()
+    binary = args.pentobi if Path(args.pentobi).exists() else None
     print(
-        f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"load {os.getloadavg()[0]:.2f}; {args.seconds:.2f} s per decision.\n"
+        f"Machine: {os.cpu_count()} cores ({platform.machine()}), "
+        f"Python {platform.python_version()}; "
+        f"load average at start {os.getloadavg()[0]:.2f}; seed {seed}; "
+        f"{args.seconds:.1f} s per search, one thread; Pentobi: {binary or 'absent'}.\n"
     )
-    print("| ply | legal placements | sims, 1 thread | sims, 2 threads | ratio |")
-    print("|---|---|---|---|---|")
-    for plies in (int(p) for p in args.plies.split(",")):
-        s = position(plies, seed=7)
-        if s.over:
-            continue
-        sims = []
-        for threads in (1, 2):
-            params = type("P", (mcts.MctsParams,), {"threads": threads})
-            _, stats = mcts.mcts_choose(
-                s, deadline=time.perf_counter() + args.seconds, seed=1, params=params
-            )
-            sims.append(stats["sims"])
-        ratio = sims[1] / sims[0]
-        print(f"| {s.ply} | {len(legal_placements(s))} | {sims[0]} | {sims[1]} | {ratio:.2f} |")
+    print(
+        "Rates: simulations per second of wall time, then per CPU second (robust to a busy\n"
+        "machine: the search's own CPU time; Pentobi's less its start-up's).\n"
+    )
+    print(
+        "| variant | pieces | legal placements | Pentobi L7 sims/s (CPU) | ours before (CPU) "
+        "| ours (CPU) | ours / Pentobi, wall (CPU) | ours / before, wall (CPU) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    pieces = [0, 20, 40]
+    with tempfile.TemporaryDirectory() as folder:
+        for players in (2, 4):
+            if not binary:
+                break
+            path = pentobi_game(binary, players, seed, Path(folder))
+            data = blksgf.parse(path.read_text())
+            rates = pentobi_rates(binary, players, path, pieces)
+            for i, n in enumerate(pieces):
+                state = record.replay({**data, "scoring": "advanced"}, upto=n)
+                before, before_cpu = ours_rate(old, state, args.seconds)
+                now, now_cpu = ours_rate(mcts, state, args.seconds)
+                theirs = rates[i]
+                legal = len(mcts.root_moves(state))
+                if theirs:
+                    them = f"{theirs['rate']:,} ({theirs['cpu_rate']:,.0f})"
+                    share = f"**{now / theirs['rate']:.0%}** ({now_cpu / theirs['cpu_rate']:.0%})"
+                else:
+                    them = share = "-"
+                print(
+                    f"| {VARIANT[players]} | {n} | {legal} | {them} "
+                    f"| {before:,.0f} ({before_cpu:,.0f}) | {now:,.0f} ({now_cpu:,.0f}) "
+                    f"| {share} | {now / before:.2f}x ({now_cpu / before_cpu:.2f}x) |",
+                    flush=True,
+                )
+    for state in shuffle_positions(seed):
+        on = sum(len(p) for p in state.pieces)
+        before, before_cpu = ours_rate(old, state, args.seconds)
+        now, now_cpu = ours_rate(mcts, state, args.seconds)
+        print(
+            f"| shuffle, 4 players | {on} | {len(mcts.root_moves(state))} | - "
+            f"| {before:,.0f} ({before_cpu:,.0f}) | {now:,.0f} ({now_cpu:,.0f}) | - "
+            f"| **{now / before:.2f}x** ({now_cpu / before_cpu:.2f}x) |",
+            flush=True,
+        )
+    print(f"\nLoad average at the end {os.getloadavg()[0]:.2f}.")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ import contextlib
 import json
 import os
 import queue
+import random
 import subprocess
 import sys
 import threading
@@ -59,13 +60,14 @@ for folder in (ROOT, ROOT / "bench"):  # the project, and bench/ai_arena.py besi
 from ai_arena import machine, pct  # noqa: E402
 
 from games.ai import LEVELS, decide  # noqa: E402
-from games.ai.arena import mean_ci, percentile, wilson  # noqa: E402
+from games.ai.arena import elo, mean_ci, percentile, wilson  # noqa: E402
 from games.engine import COLOURS, IllegalAction, apply, new_game  # noqa: E402
 from games.engine import score as engine_score  # noqa: E402
 from games.engine import view as seat_view  # noqa: E402
 from games.engine.blksgf import COLOUR_NUMBER, PENTOBI_CORNER, SYMMETRIES, export  # noqa: E402
 from games.engine.pieces import W, parse_square, square_name  # noqa: E402
 from games.engine.record import make_record  # noqa: E402
+from games.engine.rules import placement_text  # noqa: E402
 from games.engine.scoring import colour_points  # noqa: E402
 
 Cell = tuple[int, int]  # (column, row) from 0: a1 is (0, 0), t20 is (19, 19), as in R1.1
@@ -368,25 +370,41 @@ def _their_move(state, gtp: Gtp, board_map: BoardMap, out: dict):
         raise ArenaError(f"{where}: {exc}") from None
 
 
+def square_list(value: int) -> str:
+    """A placement value as the record's squares ("a1,b1,...")."""
+    return placement_text(value)
+
+
 def play_game(game: dict) -> dict:
     """One game (``game``: players, our_seat, level, budget, seed, pentobi argv)."""
     players, our_seat = game["players"], game["our_seat"]
-    state = new_game(mode="classic", players=players, scoring="advanced")
+    state = initial = new_game(mode="classic", players=players, scoring="advanced")
     board_map = BoardMap()
     out = {"our_times": [], "pentobi_times": [], "corners_moved": 0, "our_first_pieces": 0}
     with Gtp(game["argv"]) as gtp:
         version = gtp.send("version")
         while not state.over:
             seat = state.controller()
+            before = len(state.pieces[state.turn])
+            colour = state.turn
             if seat == our_seat:
                 state, command = _our_move(state, seat, game, board_map, out)
                 gtp.send(command)  # Pentobi refuses an illegal move: GtpError
             else:
                 state = _their_move(state, gtp, board_map, out)
+            out.setdefault("actions", []).append(
+                {"place": square_list(state.pieces[colour][before])}
+            )
         final = check_final(gtp, state, players)
         board = parse_showboard(gtp.send("showboard"))
     if board != board_for_pentobi(state.board_rows(), board_map):
         raise ArenaError("Pentobi's board differs from ours at the game's end")
+    if game.get("sgf_dir"):
+        names = ["Pentobi" if p != our_seat else game["level"] for p in range(players)]
+        path = Path(game["sgf_dir"]) / f"game{game['index']:03d}-seed{game['seed']}.blksgf"
+        record = make_record(initial, out["actions"], reveal=True)
+        path.write_text(export(record, names=names, date=f"{datetime.now(UTC):%Y-%m-%d}"))
+    out.pop("actions", None)
     result = engine_score(state)
     ours = result["players"][our_seat]
     theirs = [p for p in result["players"] if p["seat"] != our_seat]
@@ -421,6 +439,7 @@ def games_of(args, argv_for) -> list[dict]:
                 "budget": args.budget,
                 "seed": seed,
                 "argv": argv_for(seed),
+                "sgf_dir": args.sgf,
             }
         )
     return out
@@ -436,7 +455,15 @@ def summarize(results: list[dict]) -> dict:
     mean, mlo, mhi = mean_ci(margins) if margins else (0.0, 0.0, 0.0)
     ours = [t for r in results for t in r["our_times"]]
     theirs = [t for r in results for t in r["pentobi_times"]]
+    seats = {}
+    for seat in sorted({r["our_seat"] for r in results}):
+        mine = [r for r in results if r["our_seat"] == seat]
+        points = sum(1.0 if r["outcome"] == "win" else 0.5 if r["outcome"] == "draw" else 0.0
+                     for r in mine)  # fmt: skip
+        seats[str(seat)] = [len(mine), points]
     return {
+        "elo": elo(rate, n),
+        "by_seat": seats,
         "games": n,
         "wins": wins,
         "draws": draws,
@@ -462,6 +489,10 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
             binary, args.players, level=args.pentobi_level, seed=seed, books=args.books
         )
 
+    if args.seed is None:  # chosen per run, written in the report
+        args.seed = random.SystemRandom().randrange(1, 100_000)
+    if args.sgf:
+        Path(args.sgf).mkdir(parents=True, exist_ok=True)
     games = games_of(args, argv_for)
     results = []
     revision = commit()  # the code that plays, even if HEAD moves during a long run
@@ -517,6 +548,13 @@ def commit() -> str:
     return done.stdout.strip() or "unknown"
 
 
+def fmt_elo(value) -> str:
+    if not value:
+        return "-"
+    best, lo, hi = ("?" if v is None else f"{v:+.0f}" for v in value)
+    return f"{best} [95 % CI {lo}, {hi}]"
+
+
 def arena_markdown(report: dict) -> str:
     s = report["summary"]
     who = report["level"] + (f" (budget {report['budget']} s)" if report["budget"] else "")
@@ -541,6 +579,8 @@ def arena_markdown(report: dict) -> str:
             f"| {s['our_p50_s']:.2f} / {s['our_p95_s']:.2f} ({s['our_decisions']}) "
             f"| {s['pentobi_p50_s']:.3f} / {s['pentobi_p95_s']:.3f} ({s['pentobi_moves']}) |",
             "",
+            f"Elo difference {fmt_elo(s.get('elo'))}; by our seat (games, points): "
+            f"{s.get('by_seat', {})}. "
             f"Pentobi {report['pentobi_version']}, "
             f"{'opening book' if report['books'] else 'no opening book'}, 1 thread; "
             f"seeds {report['seed']}–{last_seed}, seats alternated. "
@@ -631,7 +671,10 @@ def arena_args(argv: list[str]):
     parser.add_argument("--pentobi-level", type=int, default=5, choices=range(1, 10))
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1, help="first seed of the list")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="first seed of the list (default: drawn per run)"
+    )
+    parser.add_argument("--sgf", help="write every game as a .blksgf file into this folder")
     parser.add_argument("--jobs", type=int, default=1, help="games at a time")
     parser.add_argument("--books", default=os.environ.get("PENTOBI_BOOKS") or None)
     parser.add_argument("--json", help="also write the report as JSON to this file")

@@ -7,13 +7,13 @@ record format (RECORD.md) for the decision at hand.
 * Beginner — a legal random choice, placements weighted towards large pieces.
 * Casual — greedy one-step scores: squares placed, corners (anchors) won, opponents' anchors
   covered; a card is worth the best turn it leads to (players.py).
-* Expert — classic games with two or four players: Monte Carlo tree search with a compiled
-  inner loop (mcts.py: PUCT with one-step priors, all-moves-as-first values, playouts that
-  answer the opponents' latest pieces), when numba is installed; otherwise, and with three
-  players, rollouts for the best couple of hundred placements and a mobility / reach evaluation
-  (search.py, expert.py). Shuffle mode: the frozen Expert of issue #12's start (baseline.py:
-  simulations over sampled hidden cards), which no search has beaten there yet. Within a time
-  budget per decision (2 s).
+* Expert — Monte Carlo tree search with a compiled inner loop (mcts/: PUCT with one-step
+  priors, all-moves-as-first values, playouts that answer the opponents' latest pieces) for
+  every placement, two to four players, when numba is installed; in Shuffle mode the same
+  search values each candidate card, kept card, colour, Recycle and Warp at the placement it
+  leads to. Without numba: rollouts for the best couple of hundred placements and a mobility /
+  reach evaluation (search.py, expert.py), simulated turns for the cards. Within a time budget
+  per decision (2 s).
 * Master — Expert with a budget of ``MASTER_BUDGET`` (20 s) per decision, for correspondence
   games. Only a Celery worker plays it: ``choose_action(…, worker=True)``; everywhere else (an
   eager task inside a web request, a timed-out turn) the same seat plays at Expert's budget.
@@ -24,17 +24,20 @@ passes the deciding seat's view on.
 
 from __future__ import annotations
 
+import importlib
 import random
 
 from games.engine import State, view
 
-from .baseline import baseline_action
 from .determinize import determinize
 from .expert import DEFAULT_BUDGET, expert_action
 from .players import beginner_action, casual_action
 
 LEVELS = ("beginner", "casual", "expert", "master")
-BENCH_LEVELS = ("baseline",)  # the frozen Expert of issue #12's start: arena runs only
+# Frozen opponents for arena runs only, kept under bench/ (never imported by the site): the level
+# name and the module (on the path from the project's root) whose ``<name>_action`` plays it.
+BENCH_LEVELS = ("baseline",)
+BENCH_MODULES = {"baseline": "bench.ai_baseline"}
 MASTER_BUDGET = 20.0  # seconds per decision: correspondence games, Celery workers only
 WORKER_ONLY = ("master",)  # levels choose_action plays only with worker=True
 
@@ -79,7 +82,10 @@ def decide(
         return beginner_action(state, seat, rng)
     if level == "casual":
         return casual_action(state, seat, rng)
-    search = baseline_action if level == "baseline" else expert_action
+    if level in BENCH_LEVELS:
+        search = getattr(importlib.import_module(BENCH_MODULES[level]), f"{level}_action")
+    else:
+        search = expert_action
     if budget is None:
         budget = MASTER_BUDGET if level == "master" else DEFAULT_BUDGET
     return search(seat_view, state, rng, budget=budget, max_sims=max_sims)

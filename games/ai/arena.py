@@ -13,7 +13,7 @@ games of one rotation replay the same start (decks and moves) with the seats rot
 two classic games between the same levels in the same seats differ only by timing.
 
 ``--jobs N`` plays N games at a time, each in its own process, and shares the machine's cores
-among them (Expert's search threads, mcts.py); the report lists the games in order as one at a
+among them (Expert's search threads, mcts/); the report lists the games in order as one at a
 time would.
 
 Every decision is taken from the deciding seat's view only (``decide(view(state, seat))``).
@@ -22,7 +22,7 @@ two-player tie is half a win each). With exactly two levels at the table the rep
 their head-to-head rate: per game, the share of (first level's seat, second level's seat) pairs
 where the first scored better (ties half), averaged over games (``--seats expert,baseline,
 expert,baseline``: 50 % means equal strength with four players too). ``baseline`` (the frozen
-Expert, games/ai/baseline.py) may sit at the table too. Confidence intervals: Wilson score
+Expert, bench/ai_baseline.py) may sit at the table too. Confidence intervals: Wilson score
 intervals (95 %) for win rates, mean ± 1.96 standard errors for scores.
 """
 
@@ -33,6 +33,7 @@ import json
 import math
 import multiprocessing
 import os
+import random
 import statistics
 import sys
 import time
@@ -60,6 +61,19 @@ def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def elo(rate: float, n: int) -> list[float | None]:
+    """The Elo difference of a score rate, with the Wilson 95 % interval's bounds mapped the
+    same way ([value, low, high]; None where a rate is 0 % or 100 %: unbounded)."""
+
+    def one(p: float) -> float | None:
+        if p <= 0.0 or p >= 1.0:
+            return None
+        return round(-400.0 * math.log10(1.0 / p - 1.0), 1)
+
+    lo, hi = wilson(rate, n)
+    return [one(rate), one(lo), one(hi)]
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -83,22 +97,33 @@ def play_game(
     """One game; ``levels[seat]`` plays ``seat``, after ``opening`` decisions by Beginner.
     Returns the engine's score dict."""
     state = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
+    turn = 0.0  # the seconds of the turn in progress (every decision of one colour's turn)
     while not state.over:
         seat = state.controller()
         level = "beginner" if state.ply < opening else levels[seat]
         seat_view = view(state, seat)
         start = time.perf_counter()
         action = decide(seat_view, level=level, seed=seed * 1009 + state.ply, budget=budget)
-        if state.ply >= opening:
-            times[level].append(time.perf_counter() - start)
+        spent = time.perf_counter() - start
+        colour = state.turn
         state = apply(state, action)
+        if level != "beginner":
+            times[level].append(spent)
+            turn += spent
+        placed = "place" in action and state.step != "place_second"
+        if placed or state.over or state.turn != colour or state.step in ("card", "setup"):
+            if level != "beginner":
+                times.setdefault(f"{level}/turn", []).append(turn)
+            turn = 0.0
     return score(state)
 
 
 def pair_share(levels: list[str], result: dict, first: str, second: str) -> float | None:
     """In one game, the share of (``first`` seat, ``second`` seat) pairs that ``first`` won: the
-    lower score wins a pair, a tie is half (None if the game has no such pair)."""
-    scores = {p["seat"]: p["score"] for p in result["players"]}
+    better place wins a pair, a tie is half (None if the game has no such pair)."""
+    # The engine's place when it gives one (advanced scoring: the higher score wins, R8.4);
+    # else the score (basic scoring: the lower wins, R8.3).
+    scores = {p["seat"]: p.get("place", p["score"]) for p in result["players"]}
     pairs = [
         (scores[a], scores[b])
         for a in scores
@@ -130,13 +155,16 @@ def _game(args, g: int) -> tuple[list[str], dict, dict[str, list[float]]]:
 
 
 def _share_cores(jobs: int) -> None:
-    """A pool worker's search threads: the machine's cores shared among the ``jobs`` games."""
+    """A pool worker's search threads: the machine's cores shared among the ``jobs`` games;
+    the compiled search loaded before the first game (as a worker does, outside any clock)."""
     mcts.MctsParams.threads = max(1, (os.cpu_count() or 1) // jobs)
+    mcts.warm_up()
 
 
 def _games(args):
     """The games' results in order: one at a time, or ``args.jobs`` at a time in processes."""
     if args.jobs == 1:
+        mcts.warm_up()  # outside the decisions' clocks, as a worker does at its start
         for g in range(args.games):
             yield _game(args, g)
         return
@@ -154,9 +182,11 @@ def run(args) -> dict:
     wins = {level: [] for level in set(seats)}
     scores = {level: [] for level in set(seats)}
     times = {level: [] for level in set(seats)}
+    turns: dict[str, list[float]] = {level: [] for level in set(seats)}
     for g, (levels, result, game_times) in enumerate(_games(args)):
         for level in times:
             times[level] += game_times[level]
+            turns[level] += game_times.get(f"{level}/turn", [])
         if len(pair) == 2:
             share = pair_share(levels, result, pair[0], pair[1])
             if share is not None:
@@ -190,6 +220,7 @@ def run(args) -> dict:
             "games": len(head_to_head),
             "rate": round(rate, 4),
             "ci95": [round(lo, 4), round(hi, 4)],
+            "elo": elo(rate, len(head_to_head)),
         }
     for level in sorted(set(seats), key=seats.index):
         played = len(wins[level])
@@ -207,6 +238,9 @@ def run(args) -> dict:
             "p50_ms": round(percentile(t, 0.5) * 1000, 2),
             "p95_ms": round(percentile(t, 0.95) * 1000, 2),
             "max_ms": round(max(t) * 1000, 2) if t else 0.0,
+            "turns": len(turns[level]),
+            "turn_p50_ms": round(percentile(turns[level], 0.5) * 1000, 2),
+            "turn_p95_ms": round(percentile(turns[level], 0.95) * 1000, 2),
         }
     return report
 
@@ -228,9 +262,16 @@ def format_report(report: dict) -> str:
         )
     h = report.get("head_to_head")
     if h:
+        best, lo, hi = ("?" if v is None else f"{v:+.0f}" for v in h["elo"])
         lines.append(
             f"head to head: {h['first']} beat {h['second']} in {h['rate']:.1%} "
-            f"[{h['ci95'][0]:.1%}, {h['ci95'][1]:.1%}] of {h['games']} games (pairs of seats)"
+            f"[{h['ci95'][0]:.1%}, {h['ci95'][1]:.1%}] of {h['games']} games (pairs of seats); "
+            f"Elo difference {best} [95% CI {lo}, {hi}]"
+        )
+    for level, r in report["levels"].items():
+        lines.append(
+            f"{level}: whole turns p50 {r['turn_p50_ms']:.0f} ms, p95 {r['turn_p95_ms']:.0f} ms "
+            f"({r['turns']} turns)"
         )
     return "\n".join(lines)
 
@@ -249,7 +290,7 @@ def parse_args(argv: list[str]):
         help=f"seconds per decision of the searching levels (default: Expert {DEFAULT_BUDGET}, "
         f"Master {MASTER_BUDGET})",
     )
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=None, help="default: drawn per run")
     parser.add_argument(
         "--opening",
         type=int,
@@ -265,6 +306,8 @@ def parse_args(argv: list[str]):
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
+    if args.seed is None:  # chosen per run and written in the report: a run repeats with it
+        args.seed = random.SystemRandom().randrange(1, 100_000)
     args.seats = [s.strip() for s in args.seats.split(",")]
     if len(args.seats) != args.players:
         parser.error(f"--seats needs {args.players} levels, one per seat")

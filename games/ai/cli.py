@@ -83,6 +83,12 @@ def run(options: dict, text: bytes) -> dict:
     if state.over:
         raise RecordError("the game is over: there is no decision to take")
     seat_view = view(state, state.controller())
+    if options["level"] in ("expert", "master"):
+        # Load the compiled search (numba's cache) and build its tables before the decision's
+        # clock starts, as a worker does at its start: the budget is all search.
+        from . import mcts
+
+        mcts.warm_up()
     return decide(seat_view, level=options["level"], seed=options["seed"], budget=options["budget"])
 
 

@@ -1,19 +1,13 @@
 """Expert: a search for placements, simulations over sampled hidden cards for the rest.
 
-Placements in games with two or four players are searched by mcts.py (Monte Carlo tree search,
-compiled by numba) when numba is installed and ``ExpertParams.mcts`` is on. In Shuffle mode
-(``ExpertParams.mcts_shuffle``) that search places as if no more cards were played after the one
-in force. Shuffle's other decisions (a card, a kept card, a declared colour, a piece to recycle
-or to warp; ``ExpertParams.mcts_cards``) are valued by the same search: each of the best
+Placements are searched by mcts/ (Monte Carlo tree search, compiled by numba) when numba is
+installed and ``ExpertParams.mcts`` is on; in Shuffle mode that search places as if no more
+cards were played after the one in force. Shuffle's other decisions (a card, a kept card, a
+declared colour, a piece to recycle or to warp) are valued by the same search: each of the best
 ``card_searched`` candidates is applied to the determinization, the rest of the turn up to the
 placement is Casual's, and the candidate whose placement the search values highest wins (a
-candidate after which the colour would not place hands the decision to the frozen Expert,
-baseline.py). What follows is the pure-Python search, which plays three-player games and every
-game without numba.
-
-Shuffle without numba (or three players) plays as the frozen Expert while
-``ExpertParams.shuffle_search`` is off: the search below measured no better there
-(bench/AI_RESULTS.md, issue #12). With it on:
+candidate after which the colour would not place hands the decision to the simulated turns
+below). What follows is the pure-Python search, which plays every game without numba.
 
 For the decision at hand (``state`` is a determinization of the seat's view: hidden cards are
 sampled, determinize.py):
@@ -48,7 +42,6 @@ from games.engine import apply, legal_actions
 from games.engine.rules import placement_text
 
 from . import mcts
-from .baseline import baseline_action
 from .determinize import determinize
 from .evaluate import EvalParams, seat_weights, static_eval
 from .players import PLACE_STEPS, Casual, warp_options
@@ -74,23 +67,27 @@ class ExpertParams:
     # margin -37.9 against -22.5 over the same 10 games) and against the frozen Expert.
     root_keep: tuple[int, ...] = (400,)  # root candidates searched at each depth
     turn_roots = 6  # placements tried after a card (or other choice) in a simulated turn
-    # Shuffle with this module's search measured no better than the frozen Expert (37.5 %
-    # [20.0 %, 59.1 %] of 20 two-player games, 53.1 % [23.7 %, 80.5 %] of 8 four-player games,
-    # head to head, both 0.5 s): Shuffle plays as the frozen Expert (baseline.py) until it does.
-    shuffle_search = False
-    # Classic games with two or four players: Monte Carlo tree search with a compiled inner loop
-    # (mcts.py) when numba is installed; off, or without numba, the search below.
+    # Monte Carlo tree search with a compiled inner loop (mcts/) when numba is installed: it
+    # places in every mode, and values Shuffle's other decisions (cards, kept cards, colours,
+    # Recycle, Warp: at most ``card_searched`` candidates each); off, or without numba, the
+    # pure-Python search below.
     mcts = True
-    # Shuffle with two or four players: placements by the same search (as if no more cards were
-    # played; off: the frozen Expert's placements).
-    mcts_shuffle = True
-    # Shuffle's other decisions valued by that search too: each candidate (at most
-    # ``card_searched``) is applied, the turn completed by Casual up to its placement, and the
-    # search's value of its best placement compared (off: the frozen Expert's choices). Two
-    # players, 20 games against the frozen Expert at 0.5 s, the same deals: 67.5 % with it,
-    # 52.5 % without (bench/AI_RESULTS.md).
-    mcts_cards = True
     card_searched = 4
+    # Shuffle: the budget is the whole turn's (issue #23), shared out by step. The usual turn
+    # (a card, then a placement) spends 0.25 + 0.55 of it; the longest (a card, a kept card or
+    # a declared colour, a placement, Double Play's second piece) 0.25 + 0.08 + 0.55 + 0.15,
+    # about 1.03: the rest is the margin for the turn's p95 (2.5 s at the default 2 s). The
+    # card's winning candidate has searched the placement position already: that search goes on
+    # (subtree reuse) when the turn reaches the same position.
+    turn_shares = {
+        "card": 0.25,
+        "keep": 0.08,
+        "declare": 0.08,
+        "recycle": 0.08,
+        "warp": 0.08,
+        "place": 0.55,
+        "place_second": 0.15,
+    }
 
 
 def _turn_over(before_turn: int, action: dict, s) -> bool:
@@ -191,17 +188,15 @@ def expert_action(
 ) -> dict:
     """Expert's action for the decision in ``seat_view`` (``state`` is a determinization of it).
 
-    The tree search (mcts.py) places, and in Shuffle mode values the other decisions, where it
-    plays (see the module docstring); the rest of Shuffle plays as the frozen Expert
-    (baseline.py) unless ``params.shuffle_search``."""
+    The tree search (mcts/) places, and in Shuffle mode values the other decisions (see the
+    module docstring); without it, the pure-Python search below."""
+    if state.mode == "shuffle":  # one budget per turn (``ExpertParams.turn_shares``)
+        budget *= params.turn_shares.get(state.step, 1.0)
     searched = params.mcts and mcts.supported(state)
     placing = state.step in PLACE_STEPS
-    shuffle = state.mode == "shuffle"
-    if searched and shuffle and not placing and params.mcts_cards:
+    if searched and state.mode == "shuffle" and not placing:
         return _searched_choice(seat_view, state, rng, budget, max_sims, params)
-    compiled = searched and placing and (not shuffle or params.mcts_shuffle)
-    if shuffle and not (params.shuffle_search or compiled):
-        return baseline_action(seat_view, state, rng, budget=budget, max_sims=max_sims)
+    compiled = searched and placing
     deadline = time.perf_counter() + budget * params.budget_share
     seat = seat_view["seat"]
     actions = legal_actions(state)
@@ -230,7 +225,7 @@ def _searched_choice(seat_view, state, rng, budget, max_sims, params) -> dict:
     """A Shuffle decision other than a placement, by the tree search's values: each candidate
     is applied, the rest of the turn up to its placement is Casual's, and the candidate whose
     position the search values highest (its best placement's mean value) wins. A candidate
-    after which the colour does not place falls back to the frozen Expert's choice."""
+    after which the colour does not place hands the decision to the simulated turns."""
     end = time.perf_counter() + budget * params.budget_share
     seat = seat_view["seat"]
     colour = state.turn
@@ -241,22 +236,31 @@ def _searched_choice(seat_view, state, rng, budget, max_sims, params) -> dict:
         return candidates[0]
     afters = []
     for action in candidates:
+        if len(afters) >= 2 and max_sims is None and time.perf_counter() >= end - 0.5 * budget:
+            # Casual's completions (a Warp, a Recycle) can be slow: half the budget at most,
+            # the rest for the searches of the candidates prepared so far.
+            candidates = candidates[: len(afters)]
+            break
         s = apply(state, action)
         for _ in range(8):  # Draw 2's kept card, Wild's colour, Recycle, Warp: a few steps
             if s.over or s.turn != colour or s.step in PLACE_STEPS:
                 break
             s = apply(s, casual.action(s))
         if s.over or s.turn != colour or s.step not in PLACE_STEPS:  # (a place step has a move)
-            return baseline_action(seat_view, state, rng, budget=budget, max_sims=max_sims)
+            fallback = casual.action(state)  # no placement to search: simulated turns decide
+            return _simulated_choice(seat_view, state, rng, casual, fallback, end, budget, max_sims)
         afters.append(s)
     seed = rng.randrange(1 << 31)
     values = []
+    mcts.forget()
     for k, s in enumerate(afters):
         sims = None if max_sims is None else max(1, max_sims // len(afters))
         until = time.perf_counter() + (end - time.perf_counter()) / (len(afters) - k)
-        _, stats = mcts.mcts_choose(s, deadline=until, max_sims=sims, seed=seed + k)
+        _, stats = mcts.mcts_choose(s, deadline=until, max_sims=sims, seed=seed + k, keep=True)
         values.append(stats["value"])
-    return candidates[max(range(len(candidates)), key=lambda i: (values[i], -i))]
+    best = max(range(len(candidates)), key=lambda i: (values[i], -i))
+    mcts.forget(keep=mcts.position_key(afters[best]))  # for the placement, if it comes to it
+    return candidates[best]
 
 
 class _Clock:

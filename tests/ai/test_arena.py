@@ -62,6 +62,7 @@ def test_games_in_parallel_report_what_one_at_a_time_does(capsys):
     """``--jobs 2``: the same seeded games (Beginner and Casual depend on the seed only), in
     processes; the same scores and wins, every decision timed."""
     argv = ["--mode", "classic", "--players", "2", "--games", "3", "--seats", "casual,beginner"]
+    argv += ["--seed", "1"]
     reports = []
     for jobs in ("1", "2"):
         assert main([*argv, "--jobs", jobs, "--json"]) == 0
@@ -72,3 +73,26 @@ def test_games_in_parallel_report_what_one_at_a_time_does(capsys):
         for key in ("seat_games", "win_rate", "mean_score", "decisions"):
             assert one["levels"][level][key] == two["levels"][level][key]
     assert one["head_to_head"] == two["head_to_head"]
+
+
+def test_a_run_draws_its_seed_reports_it_and_an_elo_difference(capsys):
+    """Issue #23: no seed fixed in code: each run draws one and writes it down; the head to head
+    comes with an Elo difference and its 95 % interval; whole turns are timed."""
+    argv = ["--mode", "classic", "--players", "2", "--games", "2", "--seats", "casual,beginner"]
+    seeds = set()
+    for _ in range(2):
+        assert main([*argv, "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        seeds.add(report["seed"])
+        elo, lo, hi = report["head_to_head"]["elo"]
+        assert (lo is None or elo is None or lo <= elo) and (hi is None or elo is None or elo <= hi)
+        assert report["levels"]["casual"]["turns"] == report["levels"]["casual"]["decisions"]
+    assert len(seeds) == 2
+
+
+def test_head_to_head_reads_the_engines_place_under_advanced_scoring():
+    """R8.4: with advanced scoring the higher score wins; the engine's place says so."""
+    result = {
+        "players": [{"seat": 0, "score": 20, "place": 1}, {"seat": 1, "score": 5, "place": 2}]
+    }
+    assert pair_share(["expert", "casual"], result, "expert", "casual") == 1.0

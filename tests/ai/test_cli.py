@@ -90,3 +90,32 @@ def test_a_finished_game_has_no_decision(tmp_path, capsys):
     path = write(tmp_path, make_record(initial, actions, reveal=True))
     assert main(["move", path]) == 2
     assert "over" in capsys.readouterr().err
+
+
+def test_the_decisions_clock_starts_after_the_search_is_loaded(tmp_path, capsys, monkeypatch):
+    """Compiling or loading the search (numba) happens before the budget starts: a slow load
+    leaves the search its whole budget, as in a warm worker."""
+    import time
+
+    from games.ai import mcts
+
+    events = []
+
+    def slow_warm_up():
+        time.sleep(0.4)
+        events.append(("warm", time.perf_counter()))
+
+    choose = mcts.mcts_choose
+
+    def timed(state, *, deadline, **kwargs):
+        events.append(("search", deadline - time.perf_counter()))
+        return choose(state, deadline=deadline, **kwargs)
+
+    monkeypatch.setattr(mcts, "warm_up", slow_warm_up)
+    monkeypatch.setattr(mcts, "mcts_choose", timed)
+    classic = {k: v for k, v in RECORD.items() if k != "seed"} | {"mode": "classic"}
+    path = write(tmp_path, classic)
+    assert main(["move", "--level", "expert", "--budget", "0.5", path]) == 0
+    assert [name for name, _ in events] == ["warm", "search"]
+    assert events[1][1] > 0.45  # the budget left when the search starts: nearly all of it
+    assert json.loads(capsys.readouterr().out) in legal_actions(replay(classic))

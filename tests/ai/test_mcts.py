@@ -1,4 +1,4 @@
-"""The Monte Carlo tree search of classic games (games/ai/mcts.py): its move generator agrees
+"""The Monte Carlo tree search of classic games (games/ai/mcts/): its move generator agrees
 with the engine's (R4), it plays legally from a seat's view, repeatably with a seed, scores
 finished games as R8.3 / R8.4 do, and Expert keeps its pure-Python search without numba."""
 
@@ -41,7 +41,7 @@ def test_the_move_generator_finds_exactly_the_engines_placements(players, seed, 
     assert mcts.root_moves(s) == sorted(legal_placements(s))
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_search_plays_legal_placements_from_the_view(players):
     states = [s for s in random_positions("classic", players, seed=5)][::7]
     for s in states:
@@ -106,8 +106,8 @@ def _values(used_rows, lastp, players, advanced, mode="classic"):
     used = np.array(used_rows, np.uint8)
     owner = np.array([0, 1, 0, 1] if players == 2 else [0, 1, 2, 3], np.int32)
     out = np.zeros(4)
-    vec = mcts._params(_RankOnly, 1, new_game(mode=mode, players=players, seed=1))
-    mcts._values(used, np.array(lastp, np.int32), psize, owner, players, advanced, vec, out)
+    vec = mcts.param_vector(_RankOnly, 1, new_game(mode=mode, players=players, seed=1))
+    mcts.values(used, np.array(lastp, np.int32), psize, owner, players, advanced, vec, out)
     return out
 
 
@@ -142,9 +142,9 @@ def test_shuffle_with_two_players_is_valued_by_the_worse_colour():
     assert list(_values(rows, [0] * 4, 2, True, mode="shuffle")[:2]) == [0.0, 1.0]
 
 
-def test_three_players_keep_the_python_search():
-    assert not mcts.supported(new_game(mode="classic", players=3, seed=1))
-    assert not mcts.supported(new_game(mode="shuffle", players=3, seed=1))
+def test_every_player_count_is_searched():
+    assert mcts.supported(new_game(mode="classic", players=3, seed=1))
+    assert mcts.supported(new_game(mode="shuffle", players=3, seed=1))
     assert mcts.supported(new_game(mode="shuffle", players=2, seed=1))
     assert mcts.supported(new_game(mode="classic", players=4, seed=1))
 
@@ -161,7 +161,7 @@ def _shuffle_place_states(players: int) -> list:
     return special + states[::9]
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_shuffle_placements_are_legal_under_every_card_effect(players):
     """R6.4 Wild, R6.5 Edge to Edge, R6.6 Double Play's second piece: the root's placements are
     the engine's; otherwise the search's own generator (R4) finds them. Chosen from the view."""
@@ -184,7 +184,7 @@ def test_a_reversed_direction_reads_the_latest_pieces_of_the_colours_before():
     s = _random_game(4, 23, 8)
     s = s.copy()
     s.direction = -1
-    cols, moves = mcts._history(s)
+    cols, moves = mcts.history(s)
     assert list(cols) == [(s.turn + 3) % 4, (s.turn + 2) % 4, (s.turn + 1) % 4]  # oldest first
     assert [mcts.PLACEMENTS[m] for m in moves] == [s.pieces[c][-1] for c in cols]
 
@@ -223,14 +223,13 @@ def test_every_thread_count_searches_repeatably(threads):
     assert 120 <= stats["sims"] < 120 + threads
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_shuffle_cards_valued_by_the_search_are_legal_and_repeatable(monkeypatch, players):
-    """``ExpertParams.mcts_cards``: a card, a kept card, a declared colour (R6.4), a piece to
+    """Shuffle: a card, a kept card, a declared colour (R6.4), a piece to
     recycle (R6.7) or to warp (R6.8), chosen from the view by the search's values; the same
     seed and simulation count give the same choice."""
     from tests.ai.positions import positions
 
-    monkeypatch.setattr(ExpertParams, "mcts_cards", True)
     searched = []
     choose = mcts.mcts_choose
 
@@ -252,14 +251,15 @@ def test_shuffle_cards_valued_by_the_search_are_legal_and_repeatable(monkeypatch
 
 def _colours_after_the_root(s, sims: int = 400) -> set[int]:
     """The colours to move in the tree's expanded nodes one placement below the root of ``s``."""
+    from games.ai.mcts.search import _run
+
     tab = mcts.Tables.get()
     count = len(tab[0])
-    tree = mcts._tree(5_000, 400_000)
-    seen = (np.zeros(count, np.int64), np.zeros(count, np.int8), np.zeros(count, np.int16))
+    tree = mcts.new_tree(5_000, 400_000)
     players = 2 if s.players == 2 else 4
-    args = (mcts.position_arrays(s), s.turn, mcts._history(s), mcts._owners(s), players, False)
-    vec = mcts._params(mcts.MctsParams, 1, s)
-    mcts._run(3, sims, *args, vec, tab, tree, mcts._scratch(count, mcts.given_moves(s)), seen)
+    args = (mcts.position_arrays(s), s.turn, mcts.history(s), mcts.owners(s), players, False)
+    vec = mcts.param_vector(mcts.MctsParams, 1, s)
+    _run(3, sims, *args, vec, tab, tree, mcts.scratch(count, mcts.given_moves(s), args[0]))
     first, n = int(tree[0][0]), int(tree[1][0])
     kids = [int(k) for k in tree[9][first : first + n] if k >= 0 and tree[1][k] > 0]
     assert kids, "no node below the root was expanded"
@@ -286,3 +286,69 @@ def test_below_the_root_play_follows_the_direction_and_a_skip_in_force():
     both = reverse.copy()
     both.skip_pending = True
     assert _colours_after_the_root(both) == {(t + 2) % 4}
+
+
+def test_three_players_value_the_shared_colour_for_the_seat_in_rotation():
+    """R2.4, R2.5: the shared colour scores for nobody (owner -1) and its turn is searched for
+    the seat whose rotation it is; a search from a shared-colour turn places legally."""
+    s = next(
+        s
+        for s in random_positions("classic", 3, seed=4)
+        if s.turn == s.shared and s.ply > 8 and s.step == "place"
+    )
+    assert list(mcts.owners(s)).count(-1) == 1 and mcts.owners(s)[s.shared] == -1
+    vec = mcts.param_vector(mcts.MctsParams, 1, s)
+    assert vec[18] == s.shared and vec[19] == s.rotation == s.controller()
+    value, _ = mcts.mcts_choose(s, deadline=float("inf"), max_sims=200, seed=3)
+    assert value in legal_placements(s)
+
+
+def test_a_kept_search_goes_on_for_the_same_position_only_under_a_time_budget():
+    """Subtree reuse: a search kept (``keep=True``) continues when the same position is searched
+    again by time; a search bounded by ``max_sims`` never starts from a kept tree (repeatable)."""
+    s = _random_game(2, 5, 12)
+    mcts.forget()
+    soon = 0.05
+    import time
+
+    _, first = mcts.mcts_choose(s, deadline=time.perf_counter() + soon, seed=1, keep=True)
+    assert first["reused"] == 0
+    bounded = mcts.mcts_choose(s, deadline=float("inf"), max_sims=64, seed=2)
+    assert bounded[1]["reused"] == 0
+    _, again = mcts.mcts_choose(s.copy(), deadline=time.perf_counter() + soon, seed=3)
+    assert again["reused"] == first["sims"]
+    assert again["root_visits"] >= first["sims"] + again["sims"] - 2 * mcts.MctsParams.threads
+    _, fresh = mcts.mcts_choose(s, deadline=time.perf_counter() + soon, seed=3)
+    assert fresh["reused"] == 0  # taken once
+
+
+def test_a_shuffle_turn_shares_one_budget_among_its_decisions(monkeypatch):
+    """Issue #23: Expert's whole Shuffle turn (card, kept card or colour, placement, second
+    piece) spends one budget, shared out by step; the card's searches keep at most one tree."""
+    import time
+
+    from tests.ai.positions import positions
+
+    asked = []
+    choose = mcts.mcts_choose
+
+    def timed(state, *, deadline, **kwargs):
+        asked.append((state.step, deadline - time.perf_counter()))
+        return choose(state, deadline=deadline, **kwargs)
+
+    monkeypatch.setattr(mcts, "mcts_choose", timed)
+    found = positions("shuffle", 2, seed=13)
+    budget = 0.4
+    spent = {}
+    for step in ("card", "keep", "place", "place_second"):
+        del asked[:]
+        s = found[step]
+        decide(view(s, s.controller()), level="expert", seed=1, budget=budget)
+        spent[step] = sum(t for _, t in asked)
+        if step == "card":
+            assert len(mcts.choose._KEPT) <= 1
+    shares = ExpertParams.turn_shares
+    for step, seconds in spent.items():
+        assert seconds <= shares[step] * budget + 0.02, step
+    assert sum(shares[step] for step in spent) <= 1.05  # the longest turn: within the budget
+    assert sum(spent.values()) <= 1.05 * budget + 0.05

@@ -59,36 +59,25 @@ def test_a_bounded_search_repeats_and_plays_legally(max_nodes):
     assert first in legal_actions(s)
 
 
-def test_shuffle_cards_are_the_frozen_experts_choices(monkeypatch):
-    """Shuffle with ``mcts_cards`` off: cards, kept cards, colours, Recycle and Warp are the
-    frozen Expert's; placements are the tree search's (mcts.py), or the frozen Expert's too with
-    ``mcts_shuffle`` off."""
-    from games.ai import decide
+def test_shuffle_without_the_compiled_search_plays_legally_and_the_frozen_expert_loads(
+    monkeypatch,
+):
+    """Without numba (``ExpertParams.mcts`` off) every Shuffle decision is the pure-Python
+    search's, legal; the frozen Expert (``baseline``) is a bench level loaded from bench/, which
+    Expert never calls."""
+    import sys
+
+    from games.ai import decide, expert
     from games.engine import view
     from tests.ai.positions import positions
 
-    monkeypatch.setattr(ExpertParams, "mcts_cards", False)
+    assert not hasattr(expert, "baseline_action")
+    monkeypatch.setattr(ExpertParams, "mcts", False)
     found = positions("shuffle", 2, seed=13)
     assert {"card", "keep", "declare", "recycle", "warp"} <= set(found)
-
-    def both(state):
-        seen = view(state, state.controller())
-        return [
-            decide(seen, level=lv, seed=5, budget=30, max_sims=2) for lv in ("expert", "baseline")
-        ]
-
-    for step in ("card", "keep", "declare", "recycle", "warp"):
-        expert, baseline = both(found[step])
-        assert expert == baseline, step
-    for step in ("setup", "place", "place_second"):
-        expert, _ = both(found[step])
-        assert expert in legal_actions(found[step]), step
-    monkeypatch.setattr(ExpertParams, "mcts_shuffle", False)
-    expert, baseline = both(found["place"])
-    assert expert == baseline
-    monkeypatch.setattr(ExpertParams, "shuffle_search", True)
     for step, state in found.items():
-        action = decide(
-            view(state, state.controller()), level="expert", seed=5, budget=30, max_sims=2
-        )
-        assert action in legal_actions(state), step
+        seen = view(state, state.controller())
+        for level in ("expert", "baseline"):
+            action = decide(seen, level=level, seed=5, budget=30, max_sims=2)
+            assert action in legal_actions(state), (level, step)
+    assert "bench.ai_baseline" in sys.modules

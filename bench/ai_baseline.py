@@ -1,9 +1,11 @@
 """FROZEN: the Expert of commit 3e6615a (issue #12's starting point), kept as a yardstick.
 
-Bench-only (never a level on the website): ``python -m games.ai.arena --seats expert,baseline``
-measures the current Expert against it. Do not improve this module: it is the baseline. It uses
-Casual (players.py) and the static evaluation (evaluate.py) as they were at that commit; the
-newer Expert keeps its own evaluation in ``search.py`` so that those two stay as they were.
+Bench-only (never a level on the website, and no longer called by Expert: issue #23): the level
+``baseline`` of ``games.ai.decide`` loads it from here for arena runs, e.g.
+``python -m games.ai.arena --seats expert,baseline`` from the project's root. Do not improve
+this module: it is the baseline. It uses Casual (players.py) and the static evaluation
+(evaluate.py) as they were at that commit; the newer Expert keeps its own evaluation in
+``search.py`` so that those two stay as they were.
 
 The original description follows.
 
@@ -36,12 +38,11 @@ from __future__ import annotations
 
 import time
 
+from games.ai.determinize import determinize
+from games.ai.evaluate import EvalParams, seat_weights, static_eval
+from games.ai.players import PLACE_STEPS, Casual, warp_options
 from games.engine import apply, legal_actions
 from games.engine.rules import placement_text
-
-from .determinize import determinize
-from .evaluate import EvalParams, seat_weights, static_eval
-from .players import PLACE_STEPS, Casual, warp_options
 
 __all__ = ["BaselineParams", "baseline_action"]
 

@@ -1,4 +1,7 @@
-"""Monte Carlo tree search for Blokus placements, with a compiled inner loop (numba).
+"""Frozen: games/ai/mcts.py as of 3e27baf, before issue #23 (bench only: the "before" of
+bench/mcts_speed.py, side by side with games/ai/mcts/). Not used by the site.
+
+Monte Carlo tree search for Blokus placements, with a compiled inner loop (numba).
 
 Expert and Master place their pieces by this search in games with two or four players when numba
 is installed (``AVAILABLE``); without it (or for three players, whose shared colour changes

@@ -1,0 +1,316 @@
+"""The Python side of a search: the root's arrays from an engine state, the threads, the
+clock, the statistics, and the searches kept for reuse (the compiled part is search.py)."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from games.engine.pieces import PIECES, PLACEMENTS
+from games.engine.rules import legal_placements
+
+from .position import (
+    MAX_MOVES,
+    P_LAST,
+    P_USED,
+    considered_mask,
+    generate,
+    generate_considered,
+    new_lists,
+    new_position,
+    place,
+    prime_lists,
+)
+from .priors import new_grids
+from .search import SLICE, MctsParams, _run
+from .tables import NPIECES, T_PIECE, T_SIZE, Tables, placement_index
+
+
+def position_arrays(state):
+    """The search's root position for an engine ``State``: its pieces placed in the order the
+    state lists them (Recycle and Warp change those lists), supplies and last pieces as the
+    state has them."""
+    tab = Tables.get()
+    pos = new_position()
+    hist = (np.full(3, -1, np.int32), np.zeros(3, np.int32))
+    for c in range(4):
+        for value in state.pieces[c]:
+            place(c, placement_index(value), pos, tab, hist)
+    used, lastp = pos[P_USED], pos[P_LAST]
+    for c in range(4):
+        used[c] = [0 if state.supply[c] >> p & 1 else 1 for p in range(NPIECES)]
+        last = state.last_piece[c]
+        lastp[c] = -1 if last is None else PIECES.index(last)
+    return pos
+
+
+def owners(state) -> np.ndarray:
+    """The seat owning each colour (R2.2-R2.4); -1 for the shared colour of three players,
+    which scores for nobody (R2.5) and is played by each seat in rotation (R2.4)."""
+    seats = [state.seat_of(c) for c in range(4)]
+    return np.array([-1 if seat is None else seat for seat in seats], np.int32)
+
+
+def history(state):
+    """The latest placements of the three colours before the one to move (oldest first)."""
+    cols = np.full(3, -1, np.int32)
+    moves = np.zeros(3, np.int32)
+    for r, back in enumerate((3, 2, 1)):
+        c = (state.turn - back * state.direction) % 4
+        if state.pieces[c]:
+            cols[r] = c
+            moves[r] = placement_index(state.pieces[c][-1])
+    return cols, moves
+
+
+def param_vector(params, expand_after: int, state=None) -> np.ndarray:
+    """The constants as the compiled loop reads them (see ``_run`` and ``priors``)."""
+    return np.array(
+        [
+            params.cpuct,
+            params.fpu,
+            params.temperature,
+            params.w_size,
+            params.w_corner,
+            params.w_block,
+            params.w_near,
+            params.w_lost,
+            params.w_centre,
+            params.margin_share,
+            params.margin_scale,
+            params.rave_k,
+            expand_after,
+            params.centre_pieces,
+            params.centre_slack,
+            1 if state is None or state.direction > 0 else 3,  # the next colour: c + this
+            1 if state is not None and state.mode == "shuffle" and state.players == 2 else 0,
+            1 if state is not None and state.skip_pending else 0,  # the next colour loses its turn
+            -1 if state is None or state.shared is None else state.shared,
+            0 if state is None else state.rotation,
+        ],
+        np.float64,
+    )
+
+
+def scratch(placements: int, given=None, root=None):
+    """A thread's ``work`` tuple: its position, playout lists, prior grids, the root's
+    placements if they are given (none: the root's are generated), the placements' stamps of
+    the simulation (all moves as first), and the root's playout lists (``prime_lists``; from
+    ``root``, the root position, else empty)."""
+    primed = new_lists(placements)
+    if root is not None:
+        prime_lists(root, Tables.get(), primed)
+    return (
+        new_position(),
+        new_lists(placements),
+        new_grids(),
+        np.empty(0, np.int32) if given is None else given,
+        (
+            np.zeros(placements, np.int64),
+            np.zeros(placements, np.int8),
+            np.zeros(placements, np.int16),
+            np.zeros(1, np.int64),
+        ),
+        primed,
+    )
+
+
+def new_tree(max_nodes: int, max_edges: int):
+    """Empty tree arrays; room for at least two nodes' edges (the root is always expanded)."""
+    max_edges = max(max_edges, 2 * MAX_MOVES)
+    n_count = np.zeros(max_nodes, np.int32)
+    n_count[0] = -1  # the root, not yet expanded
+    return (
+        np.zeros(max_nodes, np.int32),  # n_first
+        n_count,
+        np.zeros(max_nodes, np.int8),  # n_colour
+        np.zeros(max_nodes, np.int32),  # n_visits
+        np.zeros(max_nodes, np.float64),  # n_value
+        np.empty(max_edges, np.int32),  # e_move
+        np.empty(max_edges, np.float32),  # e_prior
+        np.empty(max_edges, np.int32),  # e_visits
+        np.empty(max_edges, np.float32),  # e_value
+        np.empty(max_edges, np.int32),  # e_child
+        np.empty(max_edges, np.int32),  # e_anum
+        np.empty(max_edges, np.float32),  # e_aval
+        np.array([1, 0], np.int64),  # tops: nodes, edges used
+    )
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="mcts")
+    return pool
+
+
+# Searches kept for the next decision (subtree reuse): a Shuffle card candidate's search has
+# searched the very position of the placement that follows when that candidate wins. Keyed by
+# everything the search reads of a position; time-budgeted searches only (a search bounded by
+# ``max_sims`` stays repeatable: it never starts from a kept tree).
+_KEPT: dict[tuple, tuple] = {}
+
+
+def position_key(state) -> tuple:
+    """What the search reads of ``state`` (never hidden cards): equal keys, equal searches."""
+    return (
+        state.mode,
+        state.players,
+        state.scoring,
+        state.turn,
+        state.direction,
+        bool(state.skip_pending),
+        state.step,
+        state.wild,
+        bool(state.edge),
+        state.first,
+        tuple(tuple(p) for p in state.pieces),
+        tuple(state.supply),
+        tuple(state.last_piece),
+        state.rotation,
+        state.shared,
+    )
+
+
+def forget(keep: tuple | None = None) -> None:
+    """Drop the kept searches, but the one of position key ``keep``."""
+    for key in list(_KEPT):
+        if key != keep:
+            del _KEPT[key]
+
+
+def mcts_choose(
+    state,
+    *,
+    deadline: float,
+    max_sims: int | None = None,
+    seed: int = 0,
+    params=MctsParams,
+    keep: bool = False,
+) -> tuple[int, dict]:
+    """The placement (an engine value) the search picks for the colour to move, and statistics.
+
+    ``deadline`` is a ``time.perf_counter()`` time; ``max_sims`` bounds the simulations too.
+    Without ``max_sims``, a search kept for this very position (``keep=True`` on an earlier
+    call) goes on from its trees (``stats["reused"]``: the simulations it had).
+    """
+    tab = Tables.get()
+    count = len(tab[T_PIECE])
+    root = position_arrays(state)
+    owner = owners(state)
+    hist = history(state)
+    players = state.players
+    advanced = state.scoring == "advanced"
+    long = deadline - time.perf_counter() > params.long_search
+    vec = param_vector(params, params.expand_after_long if long else 1, state)
+    threads = max(1, params.threads)
+    key = position_key(state) if max_sims is None else None
+    kept = _KEPT.pop(key, None) if key is not None else None
+    if kept is not None and len(kept[0]) == threads:
+        trees, works, reused = kept
+    else:
+        given = given_moves(state)
+        trees = tuple(new_tree(params.max_nodes, params.max_edges) for _ in range(threads))
+        works = tuple(scratch(count, given, root) for _ in range(threads))
+        reused = 0
+    sims = 0
+    rounds = 0
+    per_sim = 0.0  # seconds a slice took per simulation, so far (time-budgeted searches)
+    while True:
+        left = SLICE * threads if max_sims is None else max_sims - sims
+        step = min(SLICE, -(-left // threads))
+        if max_sims is None:
+            # Time only: a first slice of a few simulations, then slices no longer than the
+            # time left (a busy machine, slow simulations), so that a short search (a card
+            # candidate's) ends near its deadline, not a slice after it.
+            left_s = deadline - time.perf_counter()
+            step = min(step, 8) if per_sim == 0.0 else max(1, min(step, int(left_s / per_sim)))
+        if step <= 0:
+            break
+        began = time.perf_counter()
+        seeds = np.array([seed * 7919 + rounds * threads + k for k in range(threads)], np.int64)
+        args = (step, root, state.turn, hist, owner, players, advanced, vec, tab)
+        if threads == 1:
+            _run(seeds[0], *args, trees[0], works[0])
+        else:
+            jobs = [
+                _pool(threads).submit(_run, seeds[k], *args, trees[k], works[k])
+                for k in range(threads)
+            ]
+            for job in jobs:
+                job.result()
+        sims += step * threads
+        rounds += 1
+        now = time.perf_counter()
+        per_sim = max(per_sim, (now - began) / step)
+        if now >= deadline:
+            break
+    tree = trees[0]
+    first, count = int(tree[0][0]), int(tree[1][0])
+    if count <= 0 or tree[2][0] != state.turn:
+        raise ValueError("the colour to move has no placement")
+    root_edges = slice(first, first + count)
+    e_visits = tree[7][root_edges].astype(np.int64)
+    e_value = tree[8][root_edges].astype(np.float64)
+    for other in trees[1:]:  # the same root edges in the same order: add their statistics
+        if int(other[0][0]) != first or int(other[1][0]) != count:
+            raise AssertionError("the threads' roots differ")
+        e_visits += other[7][root_edges]
+        e_value += other[8][root_edges]
+    best = int(np.argmax(e_visits))
+    move = int(tree[5][first + best])
+    if keep and key is not None:
+        _KEPT[key] = (trees, works, reused + sims)
+    stats = {
+        "reused": reused,
+        "sims": sims,
+        "nodes": sum(int(t[12][0]) for t in trees),
+        "edges": sum(int(t[12][1]) for t in trees),
+        "visits": int(e_visits[best]),
+        "root_visits": int(e_visits.sum()),
+        "value": float(e_value[best] / max(1, e_visits[best])),
+    }
+    return PLACEMENTS[move], stats
+
+
+def given_moves(state) -> np.ndarray | None:
+    """The root's placements when a card changes R4 for this one (Wild R6.4, Edge to Edge
+    R6.5, Double Play's second piece R6.6): the engine's, largest pieces first, at most
+    ``MAX_MOVES``. None: the search generates them (R4 as it stands)."""
+    if state.mode != "shuffle" or not (
+        state.wild is not None or state.edge or state.step == "place_second"
+    ):
+        return None
+    tab = Tables.get()
+    pl_piece, psize = tab[T_PIECE], tab[T_SIZE]
+    indices = sorted(
+        (placement_index(v) for v in legal_placements(state)),
+        key=lambda m: (-int(psize[pl_piece[m]]), m),
+    )
+    return np.array(indices[:MAX_MOVES], np.int32)
+
+
+def root_moves(state) -> list[int]:
+    """Every placement the search's move generator finds for the colour to move (tests)."""
+    tab = Tables.get()
+    pos = position_arrays(state)
+    lists = new_lists(len(tab[T_PIECE]))
+    cons = np.zeros(NPIECES, np.uint8)
+    considered_mask(state.turn, pos, tab, True, cons)
+    out = np.empty(MAX_MOVES, np.int32)
+    n = generate(state.turn, pos, tab, cons, out, 0, lists[4][state.turn], 1)
+    return sorted(PLACEMENTS[int(m)] for m in out[:n])
+
+
+def root_considered(state) -> list[int]:
+    """The placements the tree's expansion generates for the colour to move (tests)."""
+    tab = Tables.get()
+    out = np.empty(MAX_MOVES, np.int32)
+    lists = new_lists(len(tab[T_PIECE]))
+    n = generate_considered(state.turn, position_arrays(state), tab, lists, out, 0)
+    return sorted(int(m) for m in out[:n])

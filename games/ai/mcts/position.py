@@ -1,0 +1,452 @@
+"""The search's position and its playouts (compiled): one packed value per square and colour,
+attach-point lists, and per-colour legal-move lists kept up to date during a playout.
+
+* ``pos`` (one per thread, copied from the root at each simulation)::
+
+    feat[4, 402] int16    FORB if the colour may not cover the square (taken, or beside its own
+                          piece: R4.1, R4.3), plus, for the colour placing in a playout, its
+                          local points (below); PAD is always 0, OFF always FORB
+    is_att[4, 402] uint8  the square is in the colour's attach list
+    att_list[4, 400]      the colour's attach points in order of appearance (R4.2: diagonal to
+                          its pieces; R3.1 / R4.5: the four corners while it has none)
+    att_n[4], used[4, 21], onboard[4], lastp[4]
+
+  A placement is legal for colour c when the sum of ``feat[c]`` over its five slots is below
+  FORB, and that sum is its local points' count (Pentobi's PlayoutFeatures).
+
+* ``lists`` (one per thread): per colour its legal placements in this playout, the attach points
+  they were built from, the pieces considered, marks, and the gamma sums of the pick.
+  The first time a colour moves in a playout its list is built from its attach points through
+  the (square, status, piece) table; later it is re-checked (five loads a move) and extended at
+  the attach points gained since, and with pieces newly considered (Pentobi's State).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .compiled import njit
+from .tables import (
+    CELLS,
+    NPIECES,
+    NSTATUS,
+    OFF,
+    T_ADJ,
+    T_ATT,
+    T_CELLS,
+    T_MLIST,
+    T_MSTART,
+    T_NADJ,
+    T_NATT,
+    T_PIECE,
+    T_SIDE,
+    T_SIZE,
+    T_STPT,
+)
+
+FORB = 0x1000
+SIZE = 20
+CORNER_SQUARES = (0, SIZE - 1, CELLS - SIZE, CELLS - 1)
+# Room for one colour's legal placements (the compiled loop does not check bounds; a colour
+# never has more than a couple of thousand).
+MAX_MOVES = 8192
+
+V5, Z5, F5, P5, T5, U5, X5 = 16, 20, 9, 13, 14, 15, 18  # PIECES.index of each (tests check)
+
+P_FEAT, P_ISATT, P_ATTL, P_ATTN, P_USED, P_ONB, P_LAST = range(7)
+L_MOVES, L_N, L_READY, L_DONE_AT, L_MARK, L_STAMP, L_CONS, L_ALL, L_CUM, L_LPTS, L_LPOW = range(11)
+L_GSIZE, L_NEW = 11, 12
+
+
+def new_position():
+    feat = np.zeros((4, CELLS + 2), np.int16)
+    feat[:, OFF] = FORB
+    is_att = np.zeros((4, CELLS + 2), np.uint8)
+    att_list = np.zeros((4, CELLS), np.int16)
+    att_n = np.zeros(4, np.int32)
+    for c in range(4):
+        for k, cell in enumerate(CORNER_SQUARES):
+            att_list[c, k] = cell
+            is_att[c, cell] = 1
+        att_n[c] = 4
+    return (
+        feat,
+        is_att,
+        att_list,
+        att_n,
+        np.zeros((4, NPIECES), np.uint8),
+        np.zeros(4, np.int32),
+        np.full(4, -1, np.int32),
+    )
+
+
+def new_lists(placements: int, weight_local: float = 1e6):
+    """A thread's playout lists (module docstring); ``weight_local``: the pick's gamma factor
+    per local point (the piece's is 5 per square)."""
+    return (
+        np.zeros((4, MAX_MOVES), np.int32),
+        np.zeros(4, np.int32),
+        np.zeros(4, np.uint8),
+        np.zeros(4, np.int32),
+        np.zeros((4, placements), np.int32),
+        np.zeros(1, np.int32),
+        np.zeros((4, NPIECES), np.uint8),
+        np.zeros(4, np.uint8),
+        np.zeros(MAX_MOVES, np.float64),
+        np.zeros(128, np.int32),
+        np.array([weight_local**k for k in range(16)], np.float64),
+        np.array([0.0, 1.0, 5.0, 25.0, 125.0, 625.0]),
+        np.zeros(NPIECES, np.uint8),
+    )
+
+
+@njit(cache=True)
+def copy_position(dst, src):
+    dst[P_FEAT][:] = src[P_FEAT]
+    dst[P_ISATT][:] = src[P_ISATT]
+    for c in range(4):
+        n = src[P_ATTN][c]
+        dst[P_ATTL][c, :n] = src[P_ATTL][c, :n]
+    dst[P_ATTN][:] = src[P_ATTN]
+    dst[P_USED][:] = src[P_USED]
+    dst[P_ONB][:] = src[P_ONB]
+    dst[P_LAST][:] = src[P_LAST]
+
+
+@njit(cache=True, inline="always")
+def place(c, m, pos, tab, hist):
+    """Colour c places placement m (tree and playouts alike)."""
+    feat, is_att, att_list, att_n = pos[P_FEAT], pos[P_ISATT], pos[P_ATTL], pos[P_ATTN]
+    cells5, adj, att = tab[T_CELLS], tab[T_ADJ], tab[T_ATT]
+    nadj, natt = tab[T_NADJ], tab[T_NATT]
+    p = tab[T_PIECE][m]
+    if pos[P_ONB][c] == 0:  # its first piece: the corners stop being its attach points
+        for i in range(att_n[c]):
+            is_att[c, att_list[c, i]] = 0
+        att_n[c] = 0
+    for k in range(tab[T_SIZE][p]):
+        cell = cells5[m, k]
+        for col in range(4):
+            feat[col, cell] |= FORB
+    for k in range(nadj[m]):
+        feat[c, adj[m, k]] |= FORB
+    for k in range(natt[m]):
+        d = att[m, k]
+        if feat[c, d] < FORB and not is_att[c, d]:
+            is_att[c, d] = 1
+            att_list[c, att_n[c]] = d
+            att_n[c] += 1
+    pos[P_USED][c, p] = 1
+    pos[P_ONB][c] += 1
+    pos[P_LAST][c] = p
+    hist_col, hist_mv = hist
+    hist_col[0], hist_col[1], hist_col[2] = hist_col[1], hist_col[2], c
+    hist_mv[0], hist_mv[1], hist_mv[2] = hist_mv[1], hist_mv[2], m
+
+
+@njit(cache=True, inline="always")
+def status(c, a, feat, stpt):
+    """The six-bit status of square a for colour c (bit j: its status point j is forbidden)."""
+    s = 0
+    for j in range(6):
+        if feat[c, stpt[a, j]] >= FORB:
+            s |= 1 << j
+    return s
+
+
+@njit(cache=True, inline="always")
+def sum5(c, m, feat, cells5):
+    """FORB or more: illegal for c; otherwise the placement's local points."""
+    return (
+        np.int32(feat[c, cells5[m, 0]])
+        + feat[c, cells5[m, 1]]
+        + feat[c, cells5[m, 2]]
+        + feat[c, cells5[m, 3]]
+        + feat[c, cells5[m, 4]]
+    )
+
+
+@njit(cache=True, inline="always")
+def considered(k, p, sz):
+    """Whether the search looks at piece p (of sz squares) for a colour with k pieces placed:
+    early on only the large ones, after its first seven pieces every piece."""
+    if k == 0:
+        return p in (V5, Z5)
+    if k == 1:
+        return sz == 5 and p != F5 and p != P5 and p != T5 and p != U5 and p != X5
+    if k == 2:
+        return sz == 5 and p != P5 and p != U5
+    if k <= 4:
+        return sz >= 4
+    if k <= 6:
+        return sz >= 3
+    return True
+
+
+@njit(cache=True, inline="always")
+def considered_mask(c, pos, tab, every, out):
+    """out[p] = 1 for the unused pieces colour c's moves are generated with (all of them if
+    ``every``); whether any."""
+    used, psize = pos[P_USED], tab[T_SIZE]
+    k = pos[P_ONB][c]
+    anyp = False
+    for p in range(NPIECES):
+        ok = not used[c, p] and (every or considered(k, p, psize[p]))
+        out[p] = 1 if ok else 0
+        anyp = anyp or ok
+    return anyp
+
+
+@njit(cache=True, inline="always")
+def _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, stamp):
+    """Append to out[at + n:] colour c's legal placements covering attach point a with the
+    pieces ``cons`` marks, not marked ``stamp`` yet; the new n."""
+    base = (a * NSTATUS + status(c, a, feat, stpt)) * NPIECES
+    for p in range(NPIECES):
+        if not cons[p]:
+            continue
+        for j in range(mstart[base + p], mstart[base + p + 1]):
+            m = mlist[j]
+            if mark[m] == stamp:
+                continue
+            mark[m] = stamp
+            if sum5(c, m, feat, cells5) < FORB:
+                out[at + n] = m
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def generate(c, pos, tab, cons, out, at, mark, stamp):
+    """Colour c's legal placements with the pieces ``cons`` marks, regenerated in full from its
+    attach points, written to out[at:]; their count."""
+    feat, att_list = pos[P_FEAT], pos[P_ATTL]
+    stpt, cells5, mstart, mlist = tab[T_STPT], tab[T_CELLS], tab[T_MSTART], tab[T_MLIST]
+    n = 0
+    for i in range(pos[P_ATTN][c]):
+        a = att_list[c, i]
+        if feat[c, a] < FORB:
+            n = _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, stamp)
+    return n
+
+
+@njit(cache=True)
+def generate_considered(c, pos, tab, lists, out, at):
+    """Colour c's legal placements among the pieces ``considered`` names, or with every piece
+    if none of those fits; their count (the tree's expansion)."""
+    cons = lists[L_NEW]
+    mark = lists[L_MARK][c]
+    stamp = lists[L_STAMP]
+    n = 0
+    if considered_mask(c, pos, tab, False, cons):
+        stamp[0] += 1
+        n = generate(c, pos, tab, cons, out, at, mark, stamp[0])
+    if n == 0 and considered_mask(c, pos, tab, True, cons):
+        stamp[0] += 1
+        n = generate(c, pos, tab, cons, out, at, mark, stamp[0])
+    return n
+
+
+@njit(cache=True, inline="always")
+def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist, out,
+            nmoves, ready, done_at, mark, now, cons, new, cum, lpow, gsize):  # fmt: skip
+    """Colour c's list brought up to date in ``out`` (module docstring), with the cumulative
+    gammas of the pick in ``cum`` (5 ** squares x weight_local ** local points); its length."""
+    n = 0
+    total = 0.0
+    if ready[c]:
+        for i in range(nmoves[c]):  # the old list, re-checked
+            m = out[i]
+            v = sum5(c, m, feat, cells5)
+            if v >= FORB or used[c, piece[m]]:
+                continue
+            out[n] = m
+            mark[m] = now
+            total += gsize[psize[piece[m]]] * lpow[v]
+            cum[n] = total
+            n += 1
+    kept = n
+    if not ready[c]:
+        for i in range(att_n):
+            a = att_list[c, i]
+            if feat[c, a] < FORB:
+                n = _add_at(c, a, new, feat, stpt, cells5, mstart, mlist, out, 0, n, mark, now)
+    else:
+        grew = False
+        for p in range(NPIECES):  # pieces considered since: at the old attach points too
+            fresh = new[p] and not cons[c, p]
+            grew = grew or fresh
+            cons[c, p] = 1 if fresh else 0
+        if grew:
+            for i in range(done_at[c]):
+                a = att_list[c, i]
+                if feat[c, a] < FORB:
+                    n = _add_at(c, a, cons[c], feat, stpt, cells5, mstart, mlist, out, 0, n,
+                                mark, now)  # fmt: skip
+        for i in range(done_at[c], att_n):  # the attach points gained since
+            a = att_list[c, i]
+            if feat[c, a] < FORB:
+                n = _add_at(c, a, new, feat, stpt, cells5, mstart, mlist, out, 0, n, mark, now)
+    for i in range(kept, n):
+        m = out[i]
+        total += gsize[psize[piece[m]]] * lpow[sum5(c, m, feat, cells5)]
+        cum[i] = total
+    return n
+
+
+@njit(cache=True, inline="always")
+def update_moves(c, pos, tab, lists):
+    """Bring colour c's playout list up to date (module docstring); its length."""
+    nmoves, ready, done_at = lists[L_N], lists[L_READY], lists[L_DONE_AT]
+    mark, stamp, cons = lists[L_MARK][c], lists[L_STAMP], lists[L_CONS]
+    every, new = lists[L_ALL], lists[L_NEW]
+    feat, att_list, att_n = pos[P_FEAT], pos[P_ATTL], pos[P_ATTN][c]
+    used, piece, cells5 = pos[P_USED], tab[T_PIECE], tab[T_CELLS]
+    stpt, mstart, mlist, psize = tab[T_STPT], tab[T_MSTART], tab[T_MLIST], tab[T_SIZE]
+    cum, lpow, gsize = lists[L_CUM], lists[L_LPOW], lists[L_GSIZE]
+    out = lists[L_MOVES][c]
+    while True:
+        considered_mask(c, pos, tab, every[c] > 0, new)
+        stamp[0] += 1
+        n = _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist,
+                    out, nmoves, ready, done_at, mark, stamp[0], cons, new, cum, lpow,
+                    gsize)  # fmt: skip
+        ready[c] = 1
+        cons[c, :] = new
+        done_at[c] = att_n
+        nmoves[c] = n
+        if n > 0 or every[c]:
+            return n
+        every[c] = 1  # none of the considered pieces fits: every piece, from now on
+        ready[c] = 0
+
+
+@njit(cache=True, inline="always")
+def _add_local(c, p, feat, is_att, own, lpts, n):
+    if feat[c, p] & (FORB - 1) == 0:
+        feat[c, p] += 2 if own and is_att[c, p] and feat[c, p] < FORB else 1
+        lpts[n] = p
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def set_local(c, pos, tab, lists, owner, hist):
+    """Add to ``feat[c]`` the local points: the attach points of the opponents' latest three
+    pieces and the squares beside them (2 for one that is also c's own attach point, else 1);
+    their count (listed in lists[L_LPTS])."""
+    feat, is_att = pos[P_FEAT], pos[P_ISATT]
+    att, natt, side = tab[T_ATT], tab[T_NATT], tab[T_SIDE]
+    lpts = lists[L_LPTS]
+    own = pos[P_ONB][c] > 0
+    hist_col, hist_mv = hist
+    n = 0
+    for r in range(3):
+        o = hist_col[r]
+        if o < 0 or owner[o] == owner[c]:
+            continue
+        m = hist_mv[r]
+        for k in range(natt[m]):
+            d = att[m, k]
+            if feat[o, d] >= FORB:
+                continue
+            n = _add_local(c, d, feat, is_att, own, lpts, n)
+            for q in range(4):
+                nb = side[d, q]
+                if nb != OFF and feat[o, nb] < FORB:
+                    n = _add_local(c, nb, feat, is_att, own, lpts, n)
+    return n
+
+
+@njit(cache=True, inline="always")
+def playout_move(c, pos, tab, lists, owner, hist):
+    """Colour c's placement in a playout, or -1 (it cannot place): one at random with weight
+    5 ** squares x weight_local ** local points (placements covering the most squares next to
+    the opponents' latest pieces first), by binary search in the cumulative weights."""
+    n_local = set_local(c, pos, tab, lists, owner, hist)
+    n = update_moves(c, pos, tab, lists)
+    pick = -1
+    if n > 0:
+        cum = lists[L_CUM]
+        x = np.random.random() * cum[n - 1]
+        lo, hi = 0, n - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cum[mid] > x:
+                hi = mid
+            else:
+                lo = mid + 1
+        pick = lists[L_MOVES][c, lo]
+    feat, lpts = pos[P_FEAT], lists[L_LPTS]
+    for i in range(n_local):
+        feat[c, lpts[i]] &= FORB
+    return pick
+
+
+@njit(cache=True)
+def prime_lists(root, tab, lists):
+    """The playout lists of the root position, once per search: every colour's list as its first
+    update would build it (a colour without a piece yet: none, its first piece replaces its
+    attach points). Each simulation starts from a copy (``restore_lists``), so a colour's first
+    playout move re-checks the root's list and adds the attach points gained in the tree instead
+    of generating its moves afresh."""
+    lists[L_READY][:] = 0
+    for c in range(4):
+        if root[P_ONB][c] > 0:
+            update_moves(c, root, tab, lists)
+
+
+@njit(cache=True)
+def restore_lists(lists, primed):
+    """Start a simulation's playout lists from the root's (``prime_lists``)."""
+    n = primed[L_N]
+    for c in range(4):
+        lists[L_MOVES][c, : n[c]] = primed[L_MOVES][c, : n[c]]
+    lists[L_N][:] = n
+    lists[L_READY][:] = primed[L_READY]
+    lists[L_DONE_AT][:] = primed[L_DONE_AT]
+    lists[L_CONS][:] = primed[L_CONS]
+    lists[L_ALL][:] = primed[L_ALL]
+
+
+@njit(cache=True)
+def reset_lists(lists):
+    lists[L_READY][:] = 0
+    lists[L_ALL][:] = 0
+
+
+@njit(cache=True)
+def values(used, lastp, psize, owner, players, advanced, params, out):
+    """Each player's value in [0, 1] for a finished position (R8.3, R8.4): a player's points
+    are the sum of their colours' (classic), or their worse colour's (``params[16]``: two
+    players in Shuffle mode)."""
+    margin_share, margin_scale, worst = params[9], params[10], params[16] > 0.0
+    points = np.full(4, 1e9) if worst else np.zeros(4)
+    for c in range(4):
+        rem = 0
+        for p in range(NPIECES):
+            if not used[c, p]:
+                rem += psize[p]
+        pts = -float(rem)
+        if advanced and rem == 0:
+            pts += 15.0
+            if lastp[c] == 0:
+                pts += 5.0
+        if owner[c] >= 0:
+            points[owner[c]] = min(points[owner[c]], pts) if worst else points[owner[c]] + pts
+    for i in range(players):
+        beaten = 0.0
+        others = 0.0
+        for j in range(players):
+            if j != i:
+                others += points[j]
+                if points[i] > points[j]:
+                    beaten += 1.0
+                elif points[i] == points[j]:
+                    beaten += 0.5
+        rank = beaten / (players - 1)
+        margin = points[i] - others / (players - 1)
+        bend = 0.5 * (1.0 + math.tanh(margin / margin_scale))
+        out[i] = (1.0 - margin_share) * rank + margin_share * bend

@@ -1,0 +1,291 @@
+"""The tree and the search loop (compiled); choose.py sets a search up and reads its result.
+
+* **Tree:** one node per position, one edge per legal placement of the colour to move (colours
+  without a placement are skipped: in classic mode a colour that cannot place never can again,
+  R8.1). Edges are chosen by PUCT (``Q + c * P * sqrt(N) / (1 + n)``), values blended with their
+  all-moves-as-first values; unvisited edges start from the node's mean value minus ``fpu``.
+  A new leaf is played out at once and expanded on its next visit.
+* **Budget:** the search runs in slices of ``SLICE`` simulations between clock checks (the
+  compiled loop cannot read the clock), until the time budget or ``max_sims`` is used up. With
+  ``max_sims`` reached first and a seed, the choice is repeatable.
+* **Threads:** root parallelism, one tree per thread, the root statistics added up.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .compiled import njit
+from .position import (
+    L_READY,
+    MAX_MOVES,
+    P_LAST,
+    P_ONB,
+    P_USED,
+    copy_position,
+    generate_considered,
+    place,
+    playout_move,
+    restore_lists,
+    values,
+)
+from .priors import priors
+from .tables import T_CDIST, T_CELLS, T_SIZE
+
+SLICE = 64  # simulations per call of the compiled loop (between clock checks)
+
+
+class MctsParams:
+    """The search's constants."""
+
+    cpuct = 1.0  # exploration, against values in [0, 1]
+    fpu = 0.1  # an unvisited edge starts at the node's mean minus this
+    temperature = 1.0  # of the priors' softmax
+    w_size = 1.0  # prior score: per square of the piece
+    w_corner = 0.5  # per new corner square opened for the colour
+    w_block = 0.5  # per opponent corner square taken
+    w_near = 0.25  # per square beside an opponent's corner square
+    w_lost = 0.5  # per own corner square the piece closes (shares a side with it)
+    rave_k = 1000.0  # all-moves-as-first values weigh n_amaf / (n_amaf + n + n * n_amaf / k)
+    w_centre = 0.15  # per square in the middle 12 x 12, while the colour has <= 5 pieces placed
+    margin_share = 0.1  # part of a playout's value given by the points margin (rest: the rank)
+    margin_scale = 20.0  # points margin for tanh's bend
+    # Of the budget spent searching: the clock is read between slices of SLICE simulations
+    # (a few milliseconds): a 2 s budget ends by about 2.05 s.
+    budget_share = 1.0
+    max_edges = 4_000_000  # edges allocated per decision (about 110 MB): the tree stops growing
+    max_nodes = 400_000
+    # A leaf is expanded on its second visit; in searches longer than ``long_search`` seconds
+    # (Master) only once its edge has ``expand_after_long`` visits, so that the tree's memory
+    # (``max_edges``) lasts the whole search.
+    long_search = 5.0
+    # While at most ``centre_pieces`` pieces are on the board, the tree looks only at the
+    # placements that come nearest the centre (within ``centre_slack`` squares of the nearest).
+    centre_pieces = 12
+    centre_slack = 0.3
+    threads = 2  # trees searched side by side (root parallelism), one per core
+    expand_after_long = 6
+
+
+# -- the compiled part ----------------------------------------------------------------------
+#
+#   tree = (n_first, n_count, n_colour, n_visits, n_value,
+#           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops)
+#   hist = (hist_col, hist_mv): the latest three placements, oldest first
+#   seen = (p_stamp, p_col, p_ply, sim): which colour played a placement in this simulation, when
+
+
+@njit(cache=True)
+def _centre_filter(at, n, e_move, tab, slack):
+    """Keep, of the edges at..at+n, the placements that come nearest the board's centre (within
+    ``slack`` of the nearest); their new count."""
+    cells5, cdist = tab[T_CELLS], tab[T_CDIST]
+    nearest = 1e9
+    for e in range(at, at + n):
+        m = e_move[e]
+        for k in range(5):
+            nearest = min(nearest, cdist[cells5[m, k]])
+    kept = 0
+    for e in range(at, at + n):
+        m = e_move[e]
+        d = 1e9
+        for k in range(5):
+            d = min(d, cdist[cells5[m, k]])
+        if d <= nearest + slack:
+            e_move[at + kept] = m
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params):
+    """Give ``node`` its edges: the placements of the first colour from ``turn`` that has one
+    (colours without one are marked done); none at all: the game is over (count 0)."""
+    n_first, n_count, n_colour = tree[0], tree[1], tree[2]
+    e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
+    e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
+    n_count[node] = 0
+    for k in range(4):
+        c = (turn + k * int(params[15])) % 4
+        if done[c]:
+            continue
+        at = tops[1]
+        if node == 0 and given.shape[0] > 0:  # the root's placements, given (card effects)
+            n = given.shape[0]
+            e_move[at : at + n] = given
+        else:
+            n = generate_considered(c, pos, tab, lists, e_move, at)
+            if n == 0:
+                done[c] = 1
+                continue
+            if pos[P_ONB].sum() <= params[13]:
+                n = _centre_filter(at, n, e_move, tab, params[14])
+        n_first[node], n_count[node], n_colour[node] = at, n, c
+        for e in range(at, at + n):
+            e_anum[e], e_aval[e], e_visits[e], e_value[e], e_child[e] = 0, 0.0, 0, 0.0, -1
+        priors(c, at, n, e_move, e_prior, pos, tab, owner, grids, params[3:9], params[2])
+        tops[1] = at + n
+        return
+
+
+@njit(cache=True)
+def _select(node, tree, params):
+    """The edge PUCT picks at ``node`` (values blended with their all-moves-as-first values)."""
+    n_first, n_count, n_visits, n_value = tree[0], tree[1], tree[3], tree[4]
+    e_prior, e_visits, e_value, e_anum, e_aval = tree[6], tree[7], tree[8], tree[10], tree[11]
+    cpuct, fpu, rave_k = params[0], params[1], params[11]
+    first = n_first[node]
+    nv = n_visits[node]
+    sq = math.sqrt(nv + 1.0)
+    base_q = (n_value[node] / nv if nv > 0 else 0.5) - fpu
+    best = -1e9
+    pick = first
+    for e in range(first, first + n_count[node]):
+        ev = e_visits[e]
+        q = e_value[e] / ev if ev > 0 else base_q
+        an = e_anum[e]
+        if an > 0:
+            beta = an / (an + ev + ev * an / rave_k)
+            q = (1.0 - beta) * q + beta * e_aval[e] / an
+        u = q + cpuct * e_prior[e] * sq / (1.0 + ev)
+        if u > best:
+            best = u
+            pick = e
+    return pick
+
+
+@njit(cache=True)
+def _new_leaf(pick, tree):
+    """A node for the position after edge ``pick`` (if the tree has room); its index or -1."""
+    n_count, n_visits, n_value, e_child, tops = tree[1], tree[3], tree[4], tree[9], tree[12]
+    if tops[0] >= n_count.shape[0]:
+        return -1
+    child = tops[0]
+    tops[0] += 1
+    n_count[child] = -1
+    n_visits[child] = 0
+    n_value[child] = 0.0
+    e_child[pick] = child
+    return child
+
+
+@njit(cache=True)
+def _played(m, c, ply, seen):
+    seen[0][m] = seen[3][0]
+    seen[1][m] = c
+    seen[2][m] = ply
+
+
+@njit(cache=True)
+def _playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
+    """Play the game out from colour ``turn`` (every colour by ``playout_move``; the next
+    colour is ``step`` on: 1 clockwise, 3 reversed)."""
+    idle = 0
+    c = turn
+    ready = lists[L_READY]
+    onboard = pos[P_ONB]
+    while idle < 4:
+        if done[c]:
+            idle += 1
+        else:
+            m = playout_move(c, pos, tab, lists, owner, hist)
+            if m < 0:
+                done[c] = 1
+                idle += 1
+            else:
+                if onboard[c] == 0:
+                    ready[c] = 0  # its first piece replaces the corners as attach points
+                place(c, m, pos, tab, hist)
+                _played(m, c, ply, seen)
+                ply += 1
+                idle = 0
+        c = (c + step) % 4
+
+
+@njit(cache=True)
+def _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen):
+    """Add the playout's values along the path, and to the all-moves-as-first values of every
+    edge whose placement the node's colour played later in the simulation."""
+    n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
+    e_move, e_visits, e_value, e_anum, e_aval = tree[5], tree[7], tree[8], tree[10], tree[11]
+    p_stamp, p_col, p_ply = seen[0], seen[1], seen[2]
+    sim = seen[3][0]
+    for d in range(depth):
+        nd = path_nodes[d]
+        e = path_edges[d]
+        col = n_colour[nd]
+        v = vals[path_owner[d]]
+        e_visits[e] += 1
+        e_value[e] += v
+        n_visits[nd] += 1
+        n_value[nd] += v
+        for f in range(n_first[nd], n_first[nd] + n_count[nd]):
+            m = e_move[f]
+            if p_stamp[m] == sim and p_col[m] == col and p_ply[m] >= d:
+                e_anum[f] += 1
+                e_aval[f] += v
+
+
+@njit(cache=True, nogil=True)
+def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab, tree, work):
+    """Seed this thread's random numbers, then run ``count`` simulations from the root
+    position ``root`` with colour ``turn0`` to move (without the GIL: the threads of
+    ``mcts_choose`` each search their own tree at once)."""
+    np.random.seed(seed)
+    pos, lists, grids, given, seen, primed = work
+    n_count, n_colour, e_move, e_child, e_visits = tree[1], tree[2], tree[5], tree[9], tree[7]
+    tops = tree[12]
+    expand_after = params[12]
+    step = int(params[15])
+    skip = params[17] > 0.0
+    hist = (np.empty(3, np.int32), np.empty(3, np.int32))
+    done = np.zeros(4, np.uint8)
+    path_nodes = np.empty(128, np.int32)
+    path_edges = np.empty(128, np.int32)
+    path_owner = np.empty(128, np.int32)
+    vals = np.zeros(4)
+    shared = int(params[18])  # three players: the shared colour (R2.4), else -1
+    psize = tab[T_SIZE]
+    for _ in range(count):
+        seen[3][0] += 1
+        copy_position(pos, root)
+        hist[0][:] = hist0[0]
+        hist[1][:] = hist0[1]
+        restore_lists(lists, primed)
+        done[:] = 0
+        node = 0
+        turn = turn0
+        depth = 0
+        rotation = int(params[19])  # who plays the shared colour's next turn (R2.4, R2.4a)
+        while True:
+            if n_count[node] < 0:
+                if tops[1] + MAX_MOVES > e_move.shape[0]:
+                    break  # the tree is full: play out from here
+                _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params)
+            if n_count[node] == 0:
+                done[:] = 1
+                break  # the game is over
+            pick = _select(node, tree, params)
+            c = n_colour[node]
+            place(c, e_move[pick], pos, tab, hist)
+            _played(e_move[pick], c, depth, seen)
+            path_nodes[depth] = node
+            path_edges[depth] = pick
+            if c == shared:
+                path_owner[depth] = rotation
+                rotation = (rotation + 1) % 3
+            else:
+                path_owner[depth] = owner[c]
+            depth += 1
+            turn = (c + (2 * step if depth == 1 and skip else step)) % 4  # Skip (R6.1)
+            node = e_child[pick]
+            if node < 0:
+                _new_leaf(pick, tree)
+                break
+            if n_count[node] < 0 and e_visits[pick] < expand_after:
+                break  # expanded on a later visit (long searches: MctsParams.expand_after_long)
+        _playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
+        values(pos[P_USED], pos[P_LAST], psize, owner, players, advanced, params, vals)
+        _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen)
