@@ -76,6 +76,7 @@ __all__ = [
     "scratch",
     "supported",
     "values",
+    "configure",
     "warm_up",
 ]
 
@@ -86,6 +87,15 @@ def supported(state) -> bool:
     R2.4). In Shuffle mode the search places as if no more card were played after this one (the
     playouts are classic Blokus in the current direction)."""
     return AVAILABLE and state.players in (2, 3, 4)
+
+
+def configure(*, threads: int) -> None:
+    """Set the search's threads per decision for this process (one tree each): a Celery worker
+    passes its ``AI_SEARCH_THREADS`` setting at start (config/celery.py); the AI package reads
+    no Django setting itself."""
+    if threads < 1:
+        raise ValueError(f"the search needs at least one thread, not {threads}")
+    MctsParams.threads = threads
 
 
 def warm_up() -> None:
