@@ -70,7 +70,7 @@ def bob_plays_his_turn(site, duel, bob) -> None:
         site.call(move, duel, bob)
 
 
-def wait_until(condition, timeout: float = 10) -> None:
+def wait_until(condition, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
