@@ -77,6 +77,10 @@ class GameConsumer(KeepaliveConsumer):
             self.close(code=4404)
             return
         self.join(nudges.game_group(game.public_id))
+        # The ply the game is at as the socket opens: a page that missed a move while it had no
+        # socket (rendered just before it, restored from a cache, a reconnect) catches up from
+        # this, and a page that is current fetches nothing.
+        self.send_json({"type": "game.changed", "ply": game.ply})
 
     def game_changed(self, event):
         self.send_json({"type": "game.changed", "ply": event["ply"]})

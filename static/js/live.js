@@ -200,7 +200,9 @@
     }, function () {
       // Every open, the first one too: a move made between the page's render and this moment
       // (or while the page sat in a cache, or the socket was down) sent a nudge nobody heard.
-      refreshGame(true);
+      // The server answers the open with the game's ply ("game.changed"), so a current page
+      // fetches nothing; the waiting room's seats change without a new ply: re-sync it.
+      if (!document.querySelector("#game .game-layout")) refreshGame(true);
       refreshChat();
     });
   }

@@ -28,6 +28,10 @@ async def connect(path: str, user) -> tuple[WebsocketCommunicator, bool]:
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
     communicator.scope["user"] = user
     connected, _ = await communicator.connect()
+    if connected and path.startswith("/ws/games/"):
+        # The game's socket opens by saying the game's ply (a page that missed a move catches up).
+        opening = await communicator.receive_json_from(timeout=5)
+        assert opening["type"] == "game.changed" and isinstance(opening["ply"], int)
     return communicator, connected
 
 

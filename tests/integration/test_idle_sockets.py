@@ -29,6 +29,8 @@ async def test_a_silent_socket_still_hears_a_nudge_after_35_seconds(
     page.scope["user"] = alice
     connected, _ = await page.connect()
     assert connected
+    opening = await page.receive_json_from(timeout=5)  # the game's ply as the socket opens
+    assert opening["type"] == "game.changed"
     try:
         await asyncio.sleep(IDLE_SECONDS)
         # A crashed consumer re-raises its exception here (the old "Timeout reading from ...").

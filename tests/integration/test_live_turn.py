@@ -29,6 +29,8 @@ async def test_the_computer_answers_a_move_and_the_page_hears_of_both_and_one_em
     page.scope["user"] = alice
     connected, _ = await page.connect()
     assert connected
+    opening = await page.receive_json_from(timeout=5)  # the game's ply as the socket opens
+    assert opening["type"] == "game.changed"
     try:
         await database_sync_to_async(human_move)(game, alice)  # blue's setup; yellow's next
         assert await page.receive_json_from(timeout=WAIT) == {"type": "game.changed", "ply": 1}
