@@ -181,7 +181,9 @@ class GameAdmin(ModerationAdmin):
         "ply",
     )
     list_filter = ("status", "mode", "players", "visibility", "created_at")
-    search_fields = ("public_id", "seats__user__username", "created_by__username")
+    # An id is searched whole: a part of a random id can spell a name (the list searched "bob"
+    # and found a game whose id held "Bob").
+    search_fields = ("=public_id", "seats__user__username", "created_by__username")
     date_hierarchy = "created_at"
     inlines = (SeatInline, ActionInline)
     actions = ("abort_games",)
