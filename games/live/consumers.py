@@ -37,7 +37,13 @@ class KeepaliveConsumer(JsonWebsocketConsumer):
     def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":
-            self.send_json({"type": "pong"})
+            try:
+                self.send_json({"type": "pong"})
+            except Exception:  # noqa: BLE001
+                # The page went away between its ping and this pong (daphne: "Attempt to send on
+                # a closed protocol"). Raising here would end the consumer before its disconnect
+                # runs, and a closed page would go on counting as at the board (presence).
+                logger.info("websocket closed before its pong: %s", self.group)
         else:
             self.receive_message(kind, content)
 
@@ -119,7 +125,8 @@ class UserConsumer(KeepaliveConsumer):
         super().disconnect(code)
 
     def receive_json(self, content, **kwargs):
-        super().receive_json(content, **kwargs)
+        # The page's report first, then the pong (KeepaliveConsumer): a report is never lost to a
+        # page that closed meanwhile.
         if isinstance(content, dict) and content.get("type") == "ping":
             active = content.get("active_ms_ago")
             if isinstance(active, bool) or not isinstance(active, (int, float)):
@@ -130,6 +137,7 @@ class UserConsumer(KeepaliveConsumer):
                 visible=content.get("visible") is True,
                 active_ms_ago=active,
             )
+        super().receive_json(content, **kwargs)
 
     def turn_notice(self, event):
         self.send_json({"type": "your.turn", "game": event["game"], "title": event["title"]})
