@@ -43,7 +43,6 @@ def position(
             squares.append(
                 {
                     "colour": colour,
-                    "letter": colour[:1].upper(),
                     "last": name in marks["last"] and bool(colour),
                     "gone": name in marks["gone"] and not colour,
                     "name": name,

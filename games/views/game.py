@@ -165,7 +165,8 @@ def _respond(request, game, seat, params, *, page=False, message="", status=200)
     return render(request, PAGE, ctx, status=status)
 
 
-def _context(request, game, seat, params, links, *, message="", labels=None) -> dict:
+def _context(request, game, seat, params, links, *, message="", labels=None, facts=None) -> dict:
+    """The page's context; ``labels`` and ``facts`` when the caller has read them already."""
     ctx = {
         "game": game,
         "seat": seat,
@@ -186,7 +187,7 @@ def _context(request, game, seat, params, links, *, message="", labels=None) -> 
     clock = selectors.turn_clock(game)
     ctx.update(
         presenter.playing(
-            selectors.table_facts(game, seat, request.user, links.token),
+            facts or selectors.table_facts(game, seat, request.user, links.token),
             labels if labels is not None else selectors.seat_labels(game),
             snapshot,
             params,
@@ -273,7 +274,7 @@ def _cached_panel(request, game, seat, params, links) -> str:
     key = _cache_key(facts, labels, links, asked, game)
     html = cache.get(key)
     if html is None:
-        ctx = _context(request, game, seat, params, links, labels=labels)
+        ctx = _context(request, game, seat, params, links, labels=labels, facts=facts)
         ctx.update(csrf_token=CSRF_MARK, key=KEY_MARK, turn_ago=AGO_MARK, time_left=LEFT_MARK)
         html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
         if _recognised(asked, _shown_selection(ctx)):
