@@ -204,6 +204,7 @@ def _recycle_text() -> dict:
         "recycleAgain": _("Undo chooses another."),
         "recycleChoose": _("Choose the piece to take back."),
         "recycleStart": _("Click one of your marked pieces to take it back."),
+        "recycleStartTouch": _("Tap one of your marked pieces to take it back."),
     }
 
 
@@ -242,6 +243,7 @@ def _placing_text() -> dict:
         "moving": _("Moving {colour} {piece} from {squares}: choose its new spot."),
         "putBack": _("Put back. Choose a piece."),
         "warpNote": _("Click a marked piece on the board (or pick it in the list) to move it."),
+        "warpNoteTouch": _("Tap a marked piece on the board (or pick it in the list) to move it."),
         "trayLabel": _("{colour}'s pieces"),
         # [one, other]: written out, for makemessages to find them
         "spots": [

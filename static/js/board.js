@@ -18,7 +18,9 @@ const letterOf = (colour) => {
 };
 const PLACE_STEPS = ["setup", "place", "place_second"];
 let memory = null; // the selection, kept when the same decision is drawn again (a refusal)
-let lastPointer = "mouse";
+// How the player points: a touch screen's first words speak of taps before any tap is made.
+let lastPointer = window.matchMedia && matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
+const tapping = () => lastPointer !== "mouse";
 // The player's "confirm moves" setting (on unless turned off, games/play.html): a click, a tap
 // or Enter puts the ghost down; Confirm (or Enter again) sends it, Undo picks it up again.
 const confirming = () => {
@@ -470,7 +472,7 @@ function setUp(game) {
     trayBox.replaceChildren();
     if (warp) {
       if (!source) {
-        html("p", { class: "tray-note" }, trayBox, t("warpNote"));
+        html("p", { class: "tray-note" }, trayBox, t(tapping() ? "warpNoteTouch" : "warpNote"));
       } else {
         const info = legal.pieces[source];
         tray([info.piece], info.colour);
@@ -591,7 +593,7 @@ function recycleOnBoard(game, legal, board, status, form, cellAt) {
     status.textContent = t("recycleChoose");
   });
   game.addEventListener("htmx:afterRequest", () => { busy = false; });
-  status.textContent = t("recycleStart");
+  status.textContent = t(tapping() ? "recycleStartTouch" : "recycleStart");
 }
 
 // After each update of the game (a move, a nudge from the socket), focus goes to what the player
