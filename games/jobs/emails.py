@@ -30,6 +30,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 from accounts.models import User
 from accounts.tokens import unsubscribe_token, unsubscribe_user_id  # noqa: F401  (re-exported)
+from games import selectors
 from games.jobs import push
 from games.live import presence
 from games.models import Game, Seat, TurnNotice
@@ -237,7 +238,11 @@ def _turn_message(*, game: Game, seat: Seat, kind: str, about: int | None):
         "unsubscribe_url": unsubscribe_url,
         "settings_url": absolute(reverse("settings")),
     }
-    subject = render_to_string(f"emails/{kind}_subject.txt", context)
+    # The subject names the game as its page does ("alice vs bob · Shuffle"), so that a player
+    # with several games sees which one; the text says the mode and who else plays.
+    subject = render_to_string(
+        f"emails/{kind}_subject.txt", {**context, "title": selectors.game_name(game, seats)}
+    )
     subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split())
     message = EmailMultiAlternatives(
         subject=subject,

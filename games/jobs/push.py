@@ -33,8 +33,9 @@ from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
+from games import selectors
 from games.live import presence
 from games.models import DeviceNotice, Game, NoticeSettings, PushSubscription, Seat, TurnNotice
 from games.selectors.turns import turn_start_ply
@@ -92,10 +93,7 @@ def message(game: Game, user, kind: str) -> dict:
     """The notice: a title, a line and the game's address, in the player's language. Only the
     game's public settings (R9)."""
     with translation.override(user.email_language()):
-        title = ngettext("%(mode)s (%(n)d player)", "%(mode)s (%(n)d players)", game.players) % {
-            "mode": game.get_mode_display(),
-            "n": game.players,
-        }
+        title = selectors.game_name(game)  # as its page names it: "alice vs bob · Shuffle"
         text = {
             "turn": gettext("Your turn: %(game)s"),
             "invite": gettext("%(name)s invites you to a game: %(game)s"),

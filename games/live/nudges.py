@@ -11,11 +11,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from games import selectors
 
 
 def game_group(public_id: str) -> str:
@@ -116,10 +117,12 @@ def _language_of(user_id: int) -> str:
     return user.email_language() if user is not None else settings.LANGUAGE_CODE
 
 
-# The notices' titles, lazy: ``your_turn`` renders them in the recipient's language. ``game`` is
-# formatted (its ``__str__``) in that language too.
-def turn_title(game) -> Promise:
-    return format_lazy(gettext_lazy("Your turn: {game}"), game=game)
+# The notices' titles, lazy: ``your_turn`` renders them in the recipient's language. The game is
+# named as its page names it (``selectors.game_name``: "alice vs bob · Shuffle"), in that
+# language too; ``seats`` (with their users), where the caller has them, spare a query.
+def turn_title(game, seats=None) -> Promise:
+    name = lazy(lambda: selectors.game_name(game, seats), str)()
+    return format_lazy(gettext_lazy("Your turn: {game}"), game=name)
 
 
 def invited_title(inviter) -> Promise:

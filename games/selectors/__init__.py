@@ -343,12 +343,13 @@ def seat_labels(game: Game) -> dict[int, str]:
     return {s.index: s.label for s in _seats(game)}
 
 
-def game_name(game: Game) -> str:
+def game_name(game: Game, seats: list[Seat] | None = None) -> str:
     """A game as its page names it, by its players and mode: "alice vs bob · Shuffle" (the
     random id stays in the URL). A player with two seats is named once; a seat nobody has
-    taken yet by its kind, the computer by its level."""
+    taken yet by its kind, the computer by its level. ``seats`` (with their users) spares the
+    query where the caller has them. The notices and the emails name a game the same way."""
     names: list[str] = []
-    for seat in sorted(_seats(game), key=lambda s: s.index):
+    for seat in sorted(seats if seats is not None else _seats(game), key=lambda s: s.index):
         if seat.kind == Seat.Kind.AI:
             name = _("Computer (%(level)s)") % {"level": seat.get_ai_level_display()}
         elif seat.user is not None:

@@ -207,7 +207,8 @@ def after_change(
     if seat.is_ai:
         transaction.on_commit(lambda: jobs.queue("ai_play", game_id, ply), robust=True)
     elif seat.user_id is not None and turn_changed:
-        user_id, title = seat.user_id, nudges.turn_title(game)
+        at_table = None if seats is None else list(seats.values())
+        user_id, title = seat.user_id, nudges.turn_title(game, at_table)
         transaction.on_commit(lambda: nudges.your_turn(user_id, public_id, title), robust=True)
         notify.devices_told(game_id=game_id, ply=ply, user_ids=[user_id], kind="turn")
         if seat.user.email_turns == User.EmailTurns.EVERY:

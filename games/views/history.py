@@ -135,6 +135,9 @@ def _turns(rows, mode: str, colour_seats: dict, labels: dict, base_url: str) -> 
         colour_labels=colour_labels,
         mine=set(),
         replay_url=base_url,
+        # The shared colour's turns say who played them, as on the game page (R2.4).
+        seat_names=labels,
+        shared=next((c for c, s in colour_seats.items() if s is None), None),
     )
     return log["turns"][::-1]
 

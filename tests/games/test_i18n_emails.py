@@ -12,7 +12,7 @@ from django.core import mail
 from django.utils import timezone, translation
 
 from accounts.models import User
-from games import engine, services
+from games import engine, selectors, services
 from games.jobs.tasks import send_digest, send_turn_email
 from games.live import nudges
 from games.models import Game
@@ -184,7 +184,8 @@ def test_a_player_who_chose_english_or_nothing_gets_english(duel, alice, bob, ve
     assert "Hello bob," in body and "It is your turn in " in body and " with alice." in body
     assert "Move by Tuesday 3 June 2025, 13:00 (UTC)" in body
     assert '<html lang="en">' in html and "Also at the table: alice." in html
-    assert "(2 players)" in subject
+    assert subject.endswith("alice vs bob · Shuffle")  # named as its page names it
+    assert duel.public_id not in subject
 
 
 def test_the_deadline_is_written_the_readers_way(duel, alice, bob, verified):
@@ -260,7 +261,10 @@ def test_the_your_turn_notice_is_worded_for_its_recipient(duel, alice, bob, push
         nudges.your_turn(bob.pk, duel.public_id, nudges.declined_title(alice))
 
     titles = [message["title"] for _group, message in pushed]
-    assert titles[0].startswith("Din tur: ") and duel.public_id in titles[0]
+    # The game named as its page names it, in bob's language: not by its random id.
+    with translation.override("sv"):
+        assert titles[0] == "Din tur: " + selectors.game_name(duel)
+    assert "alice" in titles[0] and "bob" in titles[0] and duel.public_id not in titles[0]
     assert titles[1:3] == [
         "bob さんが招待を承諾しました",
         "bob さんがあなたをゲームに招待しています",

@@ -78,7 +78,7 @@ def test_a_turn_notice_reaches_the_device_encrypted_and_says_nothing_secret(
     assert received.headers["authorization"].startswith("vapid t=")
     assert f"k={push.public_key()}" in received.headers["authorization"]
     notice = device.read(received)
-    assert notice["body"].startswith("Your turn: Blokus Shuffle: UNO Edition (2 players)")
+    assert notice["body"].startswith("Your turn: alice vs bob · Shuffle")
     assert notice["url"].endswith(f"/games/{game.public_id}/")
     text = json.dumps(notice)
     game.refresh_from_db()
@@ -162,7 +162,7 @@ def test_invitation_and_game_over_notices(alice, bob, stub, on_commit):
     with on_commit():
         game_resign(game=game, user=alice)
     bodies = [device.read(r)["body"] for r in stub.on("/push/phone")]
-    assert any(b.startswith("Game over: Classic Blokus (2 players)") for b in bodies)
+    assert any(b.startswith("Game over: alice vs bob · Classic") for b in bodies)
 
 
 def test_the_players_preferences_decide(alice, bob, stub, on_commit):

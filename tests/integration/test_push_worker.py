@@ -53,7 +53,7 @@ def test_the_worker_pushes_your_turn_to_the_device_and_nothing_to_an_open_page(
         services.action_submit(game=game, user=alice, action={"place": "a1"}, expected_ply=0)
         (received,) = wait_for(lambda: stub.on("/push/bob"), what="bob's push", log=worker.log)
         notice = devices["bob"].read(received)
-        assert notice["body"].startswith("Your turn: Classic Blokus (2 players)")
+        assert notice["body"].startswith("Your turn: alice vs bob · Classic")
         assert notice["url"].endswith(f"/games/{game.public_id}/")
         assert received.headers["authorization"].startswith("vapid t=")
 

@@ -8,8 +8,10 @@ import re
 
 from django.urls import reverse
 
-from games import engine
+from games import engine, services
+from games.models import Seat
 from games.presenters.captions import event_text
+from games.services import SeatSpec
 from tests.support.pages import client_for
 from tests.support.records import play, state_at, upload_file
 from tests.support.tables import (
@@ -160,3 +162,36 @@ def test_an_uploaded_record_lists_its_turns_too(client, duel):
     assert covered == list(range(1, duel.ply + 1))
     assert sum(a["current"] for t in turns for a in t["actions"]) == 1
     assert f'href="{reverse("replay_upload")}?ply=5"' in page.content.decode()
+
+
+def test_the_shared_colours_turns_say_who_played_them(alice, bob, carol):
+    """R2.4: in a 3-player game the players take the shared colour in rotation, player 1 first
+    (its setup placement is player 1's, and the rotation goes on from there); the replay's move
+    list says who played each of its turns, as the game page's log does."""
+    game = services.game_create(
+        creator=alice,
+        mode="classic",
+        players=3,
+        seats=[
+            SeatSpec(Seat.Kind.HUMAN),
+            SeatSpec(Seat.Kind.INVITED, username="bob"),
+            SeatSpec(Seat.Kind.INVITED, username="carol"),
+        ],
+    )
+    for user in (bob, carol):
+        services.game_join(game=game, user=user)
+    users = {0: alice, 1: bob, 2: carol}
+    for _ in range(16):  # the setup round and three rounds: green played by each player once
+        game.refresh_from_db()
+        state = game.current_state()
+        services.action_submit(
+            game=game,
+            user=users[state.controller()],
+            action=engine.legal_actions(state)[0],
+            expected_ply=game.ply,
+        )
+    turns = client_for(carol).get(reverse("game_replay", args=[game.public_id])).context["turns"]
+
+    green = [t["player"] for t in turns if t["colour"] == "green"]
+    assert green == [f"shared colour, played by {u}" for u in ("alice", "bob", "carol", "alice")]
+    assert {t["player"] for t in turns if t["colour"] == "blue"} == {"alice"}
