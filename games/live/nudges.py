@@ -99,15 +99,18 @@ def analysis_progress(public_id: str, done: int, total: int, *, finished: bool) 
     _send(game_group(public_id), message)
 
 
-def your_turn(user_id: int, public_id: str, title: str | Promise) -> None:
+def your_turn(
+    user_id: int, public_id: str, title: str | Promise, language: str | None = None
+) -> None:
     """A signed-in player on any page: it is your turn in this game (or news about an invitation).
 
     ``title`` is shown as it is on whatever page the player has open, so it is put into words in
     *their* language (``User.email_language``), not the language of whoever's move or click
     sent it: pass a lazy text (the ``*_title`` helpers below, or ``format_lazy`` over a
-    ``gettext_lazy`` msgid), which is rendered here. A plain ``str`` goes out unchanged."""
+    ``gettext_lazy`` msgid), which is rendered here. A plain ``str`` goes out unchanged.
+    ``language`` (``User.email_language``), where the caller has the user, spares a query."""
     if isinstance(title, Promise):
-        with translation.override(_language_of(user_id)):
+        with translation.override(language or _language_of(user_id)):
             title = str(title)
     _send(user_group(user_id), {"type": "turn.notice", "game": public_id, "title": title})
 

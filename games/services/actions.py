@@ -209,7 +209,10 @@ def after_change(
     elif seat.user_id is not None and turn_changed:
         at_table = None if seats is None else list(seats.values())
         user_id, title = seat.user_id, nudges.turn_title(game, at_table)
-        transaction.on_commit(lambda: nudges.your_turn(user_id, public_id, title), robust=True)
+        language = seat.user.email_language()
+        transaction.on_commit(
+            lambda: nudges.your_turn(user_id, public_id, title, language), robust=True
+        )
         notify.devices_told(game_id=game_id, ply=ply, user_ids=[user_id], kind="turn")
         if seat.user.email_turns == User.EmailTurns.EVERY:
             # ``ply`` is where this turn begins: the task sends nothing once it has been played,

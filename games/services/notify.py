@@ -5,7 +5,9 @@ others."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
+from accounts.models import User
 from games import jobs
 from games.models import NoticeSettings, PushSubscription
 
@@ -15,14 +17,18 @@ def devices_told(*, game_id: int, ply: int, user_ids: list[int], kind: str) -> N
     user_ids = [u for u in user_ids if u is not None]
     if not user_ids:
         return
-    pushed = set(
-        PushSubscription.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True)
+    # One query for both (it runs inside every move's transaction).
+    flags = User.objects.filter(pk__in=user_ids).values_list(
+        "pk",
+        Exists(PushSubscription.objects.filter(user=OuterRef("pk"))),
+        Exists(NoticeSettings.objects.filter(user=OuterRef("pk")).exclude(webhook_url="")),
     )
-    hooked = set(
-        NoticeSettings.objects.filter(user_id__in=user_ids)
-        .exclude(webhook_url="")
-        .values_list("user_id", flat=True)
-    )
+    pushed, hooked = set(), set()
+    for user_id, push, hook in flags:
+        if push:
+            pushed.add(user_id)
+        if hook:
+            hooked.add(user_id)
     for user_id in user_ids:
         for task, wanted in (("send_push", pushed), ("send_webhook", hooked)):
             if user_id in wanted:

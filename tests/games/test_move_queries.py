@@ -1,0 +1,65 @@
+"""Issue #25, lean request path: a move's POST reads and writes the database a fixed number of
+times (lock, key, seats, insert, update, the after-commit notices), whatever the players' notice
+settings: the push and webhook lookups are one query, and the next player's language comes with
+their seat."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import engine, services
+from games.models import NoticeSettings, PushSubscription, Seat
+from games.services import SeatSpec
+from tests.support.pages import HTMX, act_url, client_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MOVE_QUERIES = 9  # see the docstring: counted on the code that made them one query each
+
+
+def duel(alice, bob):
+    game = services.game_create(
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
+    )
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def post_first_move(game, alice) -> list[str]:
+    client = client_for(alice)
+    client.get(f"/games/{game.public_id}/")  # the session and CSRF cookie, as a page has them
+    action = engine.legal_actions(game.current_state())[0]
+    data = {"action": json.dumps(action), "ply": game.ply, "key": "k1"}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(act_url(game), data, **HTMX)
+    assert response.status_code == 204, response.content
+    return [q["sql"] for q in queries.captured_queries]
+
+
+@pytest.mark.parametrize("notices", ["none", "push and webhook"])
+def test_a_move_post_makes_a_fixed_number_of_queries(alice, bob, notices):
+    game = duel(alice, bob)
+    if notices != "none":
+        PushSubscription.objects.create(
+            user=bob, endpoint="https://push.example/x", p256dh="p", auth="a"
+        )
+        NoticeSettings.objects.update_or_create(
+            user=bob, defaults={"webhook_url": "https://hook.example/"}
+        )
+    sql = post_first_move(game, alice)
+    # The request's own queries end with the commit; what follows in this test process is the
+    # queued tasks, run eagerly here (a worker runs them in production).
+    request = [s for s in sql[: sql.index("COMMIT")] if s not in ("BEGIN", "SAVEPOINT")]
+    assert len(request) <= MOVE_QUERIES, "\n".join(request)
+    notices_sql = [s for s in request if "pushsubscription" in s or "noticesettings" in s]
+    assert len(notices_sql) == 1, notices_sql
+    language_only = 'SELECT "accounts_user"."id", "accounts_user"."language" FROM'
+    assert not any(s.startswith(language_only) for s in sql), sql
