@@ -46,12 +46,10 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
 
 
 def game_to_move(public_id: str) -> Game:
-    """The game a move is sent to, or 404: its id only (one light query; the write path locks
-    and reads the row itself). Who may move is the write path's check, not a read."""
-    game = Game.objects.only("pk", "public_id").filter(public_id=public_id).first()
-    if game is None:
-        raise Http404(_("no such game"))
-    return game
+    """The game a move is sent to, as a handle with its public id only: no query here, the write
+    path locks the row by that id and reads it (``services.actions.locked``; no such game: its
+    NotFound, a 404). Who may move is the write path's check, not a read."""
+    return Game(public_id=public_id)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,15 @@ names below are the package's public surface, so a caller writes ``services.game
 """
 
 from games.services.actions import SubmitResult, action_submit, computer_submit, seat_for
-from games.services.errors import Conflict, GameError, NotAllowed, Refused, StalePly, TooMany
+from games.services.errors import (
+    Conflict,
+    GameError,
+    NotAllowed,
+    NotFound,
+    Refused,
+    StalePly,
+    TooMany,
+)
 from games.services.games import (
     SeatSpec,
     game_create,
@@ -45,6 +53,7 @@ __all__ = [
     "Conflict",
     "GameError",
     "NotAllowed",
+    "NotFound",
     "Refused",
     "SeatSpec",
     "StalePly",

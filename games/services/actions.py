@@ -19,7 +19,7 @@ from games.engine import IllegalAction, State
 from games.live import nudges
 from games.models import Action, Game, Seat
 from games.services import notify, ratings
-from games.services.errors import Conflict, NotAllowed, Refused, StalePly
+from games.services.errors import Conflict, NotAllowed, NotFound, Refused, StalePly
 
 User = get_user_model()
 
@@ -35,7 +35,14 @@ class SubmitResult:
 
 
 def locked(game: Game) -> Game:
-    """``game``'s row again, locked until the transaction ends (STYLE.md habit 5)."""
+    """``game``'s row again, locked until the transaction ends (STYLE.md habit 5). A handle
+    with only a ``public_id`` (``selectors.game_to_move``: the move path reads nothing before
+    the lock) is looked up by it, and NotFound if there is no such game."""
+    if game.pk is None:
+        try:
+            return Game.objects.select_for_update().get(public_id=game.public_id)
+        except Game.DoesNotExist:
+            raise NotFound(_("no such game")) from None
     return Game.objects.select_for_update().get(pk=game.pk)
 
 

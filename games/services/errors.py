@@ -14,6 +14,10 @@ class NotAllowed(GameError):
     status = 403
 
 
+class NotFound(GameError):
+    status = 404
+
+
 class Conflict(GameError):
     status = 409
 

@@ -1,7 +1,8 @@
 """Issue #25, lean request path: a move's POST reads and writes the database a fixed number of
-times (lock, key, seats, insert, update, the after-commit notices), whatever the players' notice
-settings: the push and webhook lookups are one query, and the next player's language comes with
-their seat."""
+times, whatever the players' notice settings: the session, the user, then the lock (by the
+game's public id: nothing is read before it), the key, the seats, the insert, the update and
+the notices (the push and webhook lookups are one query). The next player's language for the
+turn notice comes with their seat. A move to a game that does not exist is a 404."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.support.pages import HTMX, act_url, client_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MOVE_QUERIES = 9  # see the docstring: counted on the code that made them one query each
+MOVE_QUERIES = 8  # session, user, lock (by the public id), key, seats, insert, update, notices
 
 
 def duel(alice, bob):
@@ -63,3 +64,13 @@ def test_a_move_post_makes_a_fixed_number_of_queries(alice, bob, notices):
     assert len(notices_sql) == 1, notices_sql
     language_only = 'SELECT "accounts_user"."id", "accounts_user"."language" FROM'
     assert not any(s.startswith(language_only) for s in sql), sql
+
+
+def test_a_move_to_no_such_game_is_a_404_and_changes_nothing(alice):
+    client = client_for(alice)
+    client.get("/")
+    data = {"action": json.dumps({"place": "a1"}), "ply": 0, "key": "k1"}
+    for headers in (HTMX, {}):
+        response = client.post("/games/NoSuchGame00/act/", data, **headers)
+        assert response.status_code == 404
+        assert "no such game" in response.content.decode().lower()
