@@ -95,6 +95,13 @@ def test_ai_play_thinks_long_only_in_a_worker(master_game, budgets, alice):
     assert budgets == [DEFAULT_BUDGET, MASTER_BUDGET]
 
 
+def test_the_new_game_form_shows_the_budgets_the_ai_plays_at():
+    # The web layers do not import games.ai: the form repeats the figures it shows.
+    from games.forms import LEVEL_SECONDS
+
+    assert LEVEL_SECONDS == {"expert": DEFAULT_BUDGET, "master": MASTER_BUDGET}
+
+
 @pytest.fixture
 def windows(monkeypatch):
     """Replace the tree search by an instant answer, recording each search's deadline; the
