@@ -22,10 +22,29 @@ RECORD_MAX_BYTES = 1024 * 1024  # 1 MB: a long four-player game is well under 10
 
 # Every seat kind, worded for choosing it (Seat.Kind.offer); HUMAN is the creator's own seat.
 SEAT_KINDS = [(kind.value, kind.offer) for kind in Seat.Kind]
-# The levels players choose from. Master (games.ai, ~20 s a move in the worker) is left out until
-# it measures stronger than Expert (bench/AI_RESULTS.md, issue #12).
-LEVELS = [(value, label) for value, label in Seat.Level.choices if value != Seat.Level.MASTER]
+# The levels players choose from, each offered with its thinking time (``level_choices``).
+LEVELS = Seat.Level.choices
+# Seconds a computer level thinks per move (a Shuffle turn shares them among its decisions):
+# games.ai's DEFAULT_BUDGET (Expert) and MASTER_BUDGET (Master, played by a Celery worker). The
+# web layers do not import the AI package (tests/code/test_import_graph.py), so the figures are
+# repeated here and tests/ai/test_master.py checks that they agree. Beginner and Casual answer
+# at once (no time budget).
+LEVEL_SECONDS = {Seat.Level.EXPERT: 2, Seat.Level.MASTER: 10}
 COLOUR_CHOICES = [(c, capfirst(translations.COLOUR_NAMES[c])) for c in engine.COLOURS]
+
+
+def level_offer(level: str) -> str:
+    """A level's name with its thinking time, as the new-game form offers it."""
+    name = Seat.Level(level).label
+    seconds = LEVEL_SECONDS.get(level)
+    if seconds is None:
+        return _("%(level)s (moves at once)") % {"level": name}
+    return _("%(level)s (about %(seconds)s s a move)") % {"level": name, "seconds": seconds}
+
+
+def level_choices() -> list[tuple[str, str]]:
+    """The level choices in the language of the request at hand."""
+    return [(value, level_offer(value)) for value, _label in LEVELS]
 
 
 class GameForm(forms.Form):
@@ -82,7 +101,7 @@ class GameForm(forms.Form):
                 label=_("Username"), max_length=150, required=False
             )
             self.fields[f"seat{i}_level"] = forms.ChoiceField(
-                label=_("Level"), choices=LEVELS, initial=Seat.Level.CASUAL
+                label=_("Level"), choices=level_choices(), initial=Seat.Level.CASUAL
             )
 
     # -- groups of fields for the template --------------------------------------------------

@@ -222,8 +222,8 @@ class Seat(models.Model):
         BEGINNER = "beginner", pgettext_lazy("level", "Beginner")
         CASUAL = "casual", pgettext_lazy("level", "Casual")
         EXPERT = "expert", pgettext_lazy("level", "Expert")
-        # correspondence games: thinks ~20 s, Celery workers only. Not offered to players yet
-        # (games.forms.LEVELS): it measures no stronger than Expert (bench/AI_RESULTS.md).
+        # Expert's search for 10 s a move (games.ai.MASTER_BUDGET), in a Celery worker only;
+        # elsewhere (an eager task, a timed-out turn) a Master seat plays at Expert's budget.
         MASTER = "master", pgettext_lazy("level", "Master")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

@@ -14,9 +14,12 @@ record format (RECORD.md) for the decision at hand.
   leads to. Without numba: rollouts for the best couple of hundred placements and a mobility /
   reach evaluation (search.py, expert.py), simulated turns for the cards. Within a time budget
   per decision (2 s).
-* Master — Expert with a budget of ``MASTER_BUDGET`` (20 s) per decision, for correspondence
-  games. Only a Celery worker plays it: ``choose_action(…, worker=True)``; everywhere else (an
-  eager task inside a web request, a timed-out turn) the same seat plays at Expert's budget.
+* Master — Expert with a budget of ``MASTER_BUDGET`` (10 s) a move: a classic move is one
+  decision; a Shuffle turn shares it among its decisions as Expert's turn shares its 2 s
+  (``ExpertParams.turn_shares``: card, kept card or colour, Recycle, Warp, placement, second
+  piece), so that a whole Master turn stays within about 10 s. Only a Celery worker plays it:
+  ``choose_action(…, worker=True)``; everywhere else (an eager task inside a web request, a
+  timed-out turn) the same seat plays at Expert's budget.
 
 ``choose_action(state, …)`` is the website's entry point: it takes the referee's state but only
 passes the deciding seat's view on.
@@ -38,7 +41,9 @@ LEVELS = ("beginner", "casual", "expert", "master")
 # name and the module (on the path from the project's root) whose ``<name>_action`` plays it.
 BENCH_LEVELS = ("baseline",)
 BENCH_MODULES = {"baseline": "bench.ai_baseline"}
-MASTER_BUDGET = 20.0  # seconds per decision: correspondence games, Celery workers only
+# Seconds a move (a Shuffle turn: shared by its decisions), Celery workers only. The new-game
+# form shows it (games.forms.LEVEL_SECONDS, checked against this by tests/ai/test_master.py).
+MASTER_BUDGET = 10.0
 WORKER_ONLY = ("master",)  # levels choose_action plays only with worker=True
 
 __all__ = [

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.forms import LEVEL_SECONDS
+from games.models import Seat
 from games.presenters import pictures
 from games.services import ratings
 
@@ -18,5 +20,8 @@ def help_page(request):
         # the Ratings section's limits on farming (G3)
         "rating_margin": ratings.COMPUTER_MARGIN,
         "rated_pair_games": ratings.PAIR_GAMES_PER_DAY,
+        # the Computer players section: the levels' thinking times, as the new-game form shows them
+        "expert_seconds": LEVEL_SECONDS[Seat.Level.EXPERT],
+        "master_seconds": LEVEL_SECONDS[Seat.Level.MASTER],
     }
     return render(request, "help.html", context)

@@ -1,7 +1,7 @@
 """Master: Expert's search with a long budget, played only by a Celery worker.
 
-The search itself is replaced by a recorder here (no test waits 20 s): what is checked is which
-budget reaches it, from which entry point.
+The search itself is replaced by a recorder here (no test waits 10 s): what is checked is which
+budget reaches it, from which entry point, and how a Shuffle turn shares it.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 import games.ai
-from games.ai import DEFAULT_BUDGET, LEVELS, MASTER_BUDGET, choose_action, decide
+from games.ai import DEFAULT_BUDGET, LEVELS, MASTER_BUDGET, choose_action, decide, mcts
+from games.ai.expert import ExpertParams
 from games.ai.players import casual_action
 from games.engine import legal_actions, view
 from tests.ai.positions import positions
@@ -29,7 +30,7 @@ def budgets(monkeypatch):
 
 
 def test_master_is_a_level_with_a_long_budget(budgets):
-    assert "master" in LEVELS and 15 <= MASTER_BUDGET <= 30
+    assert "master" in LEVELS and DEFAULT_BUDGET < MASTER_BUDGET <= 10  # issue #23: <= 10 s a move
     state = positions("classic", 2)["place"]
     action = decide(view(state, state.controller()), level="master", seed=1)
     assert action in legal_actions(state)
@@ -92,3 +93,69 @@ def test_ai_play_thinks_long_only_in_a_worker(master_game, budgets, alice):
     finally:
         ai_play.pop_request()
     assert budgets == [DEFAULT_BUDGET, MASTER_BUDGET]
+
+
+def test_the_new_game_form_shows_the_budgets_the_ai_plays_at():
+    # The web layers do not import games.ai: the form repeats the figures it shows.
+    from games.forms import LEVEL_SECONDS
+
+    assert LEVEL_SECONDS == {"expert": DEFAULT_BUDGET, "master": MASTER_BUDGET}
+
+
+@pytest.fixture
+def windows(monkeypatch):
+    """Replace the tree search by an instant answer, recording each search's deadline; the
+    windows of a decision are measured from its start (``windows.decide``)."""
+    import time
+
+    from games.engine.rules import legal_placements
+
+    deadlines: list[float] = []
+
+    def instant(state, *, deadline, **kwargs):
+        deadlines.append(deadline)
+        return min(legal_placements(state)), {"value": 0.5, "sims": 1}
+
+    monkeypatch.setattr(mcts, "mcts_choose", instant)
+
+    class Windows:
+        def decide(self, state, level: str) -> float:
+            """The seconds the decision at ``state`` may search, from its start."""
+            del deadlines[:]
+            began = time.perf_counter()
+            action = decide(view(state, state.controller()), level=level, seed=1)
+            assert action in legal_actions(state)
+            assert deadlines, "the decision did not search"
+            return max(deadlines) - began
+
+    return Windows()
+
+
+# Every way a Shuffle turn goes: a card, the choice it may ask for, the placement, and Double
+# Play's second piece.
+TURNS = [
+    ("card", "place"),
+    ("card", "keep", "place"),
+    ("card", "declare", "place"),
+    ("card", "place", "place_second"),
+    ("card", "keep", "place", "place_second"),  # the longest: Draw 2 kept Double Play
+]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_master_shuffle_turn_shares_its_ten_seconds_as_experts_turn_shares_two(windows, players):
+    found = positions("shuffle", players, seed=13)
+    steps = ("card", "keep", "declare", "place", "place_second")
+    master = {step: windows.decide(found[step], "master") for step in steps}
+    expert = {step: windows.decide(found[step], "expert") for step in steps}
+    shares = ExpertParams.turn_shares
+    for step in steps:
+        # The same share of each level's budget (at most: the card's choices keep a margin).
+        assert master[step] <= shares[step] * MASTER_BUDGET + 0.1, step
+        assert master[step] >= 0.85 * shares[step] * MASTER_BUDGET, step
+        assert master[step] / MASTER_BUDGET == pytest.approx(
+            expert[step] / DEFAULT_BUDGET, abs=0.02
+        )
+    for turn in TURNS:  # a whole turn searches for 10 s at most (a few ms of preparation aside)
+        assert sum(master[step] for step in turn) <= 10.0 + 0.1, turn
+    assert master["card"] + master["place"] >= 0.7 * MASTER_BUDGET  # the usual turn thinks long

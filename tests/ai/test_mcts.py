@@ -352,3 +352,34 @@ def test_a_shuffle_turn_shares_one_budget_among_its_decisions(monkeypatch):
         assert seconds <= shares[step] * budget + 0.02, step
     assert sum(shares[step] for step in spent) <= 1.05  # the longest turn: within the budget
     assert sum(spent.values()) <= 1.05 * budget + 0.05
+
+
+def _search_once() -> None:
+    value, _ = mcts.mcts_choose(new_game(mode="classic", players=2, seed=1), deadline=0.0, seed=1)
+    assert value in legal_placements(new_game(mode="classic", players=2, seed=1))
+
+
+def test_a_process_forked_after_a_threaded_search_searches_too():
+    """A prefork Celery worker (the README's `celery worker --concurrency 2`) warms the search up
+    with its threads in the main process, then forks its children: a child's search must not
+    wait for the parent's pool threads, which a fork does not copy (it waited forever)."""
+    import multiprocessing
+    import warnings
+
+    threads = mcts.MctsParams.threads
+    mcts.configure(threads=2)
+    try:
+        mcts.warm_up()  # the main process's threads: one pool started
+        with warnings.catch_warnings():  # "use of fork() may lead to deadlocks": the point
+            warnings.simplefilter("ignore", DeprecationWarning)
+            child = multiprocessing.get_context("fork").Process(target=_search_once)
+            child.start()
+        child.join(30)
+        hung = child.is_alive()
+        if hung:
+            child.kill()
+            child.join()
+        assert not hung, "the forked child's search never ended"
+        assert child.exitcode == 0
+    finally:
+        mcts.configure(threads=threads)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -197,6 +198,93 @@ def test_it_creates_a_game_against_the_computer_that_starts_at_once(client, alic
     assert game.status == "active"
     ai = game.seats.get(kind="ai")
     assert ai.ai_level == "expert"
+
+
+def level_options(page: str, seat: int) -> dict[str, str]:
+    """The level select of a seat on the new-game page: {value: the text shown}."""
+    select = re.search(rf'<select name="seat{seat}_level".*?</select>', page, re.S).group(0)
+    return {
+        value: html.unescape(text.strip())
+        for value, text in re.findall(r'<option value="(\w+)"[^>]*>(.*?)</option>', select, re.S)
+    }
+
+
+def test_the_new_game_form_offers_every_level_with_its_thinking_time(client, alice):
+    client.force_login(alice)
+
+    page = client.get(reverse("game_new")).content.decode()
+
+    for seat in range(MAX_SEATS):
+        assert level_options(page, seat) == {
+            "beginner": "Beginner (moves at once)",
+            "casual": "Casual (moves at once)",
+            "expert": "Expert (about 2 s a move)",
+            "master": "Master (about 10 s a move)",
+        }
+
+
+@pytest.mark.parametrize(
+    "language, master",
+    [
+        ("sv", "Mästare (cirka 10 s per drag)"),
+        ("fi", "Mestari (noin 10 s siirtoa kohden)"),
+        ("da", "Mester (cirka 10 s pr. træk)"),
+        ("nb", "Mester (omtrent 10 s per trekk)"),
+        ("ja", "名人（1手約 10 秒）"),
+    ],
+)
+def test_the_masters_time_is_shown_in_the_players_language(client, alice, language, master):
+    client.force_login(alice)
+    client.cookies["django_language"] = language
+
+    page = client.get(reverse("game_new")).content.decode()
+
+    assert level_options(page, 1)["master"] == master
+
+
+def test_it_creates_a_game_with_a_master_seat(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("game_new"), new_game_data(seat1_kind=Seat.Kind.AI, seat1_level="master")
+    )
+
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.status == Game.Status.ACTIVE
+    assert game.seats.get(index=1).ai_level == Seat.Level.MASTER
+
+
+def test_a_master_seat_plays_at_experts_budget_outside_a_worker(
+    client, alice, monkeypatch, on_commit
+):
+    """The tests' Celery is eager, as a site without workers runs the computer's turn inside the
+    request: there Master plays at Expert's budget (only a worker thinks for MASTER_BUDGET)."""
+    import games.ai
+    from games.ai.players import casual_action
+
+    budgets = []
+
+    def recorder(seat_view, state, rng, *, budget, max_sims=None):
+        budgets.append(budget)
+        return casual_action(state, seat_view["seat"])
+
+    monkeypatch.setattr(games.ai, "expert_action", recorder)
+    client.force_login(alice)
+
+    with on_commit():  # Master holds seat 1, blue: it places its setup piece at once
+        response = client.post(
+            reverse("game_new"),
+            new_game_data(
+                seat0_kind=Seat.Kind.AI, seat0_level="master", seat1_kind=Seat.Kind.HUMAN
+            ),
+        )
+
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.seats.get(index=0).ai_level == Seat.Level.MASTER
+    assert game.ply == 1  # the computer moved
+    assert budgets == [games.ai.DEFAULT_BUDGET] and games.ai.MASTER_BUDGET > games.ai.DEFAULT_BUDGET
 
 
 def test_it_creates_a_shuffle_game_with_a_custom_deck(client, alice):
@@ -580,6 +668,32 @@ def test_the_help_page_explains_both_modes_and_the_sites_decisions(client):
         assert text in content
 
 
+def test_the_help_page_describes_the_computer_levels_and_their_times(client):
+    page = client.get(reverse("help")).content.decode()
+
+    assert '<a href="#computer">Computer players</a>' in page
+    section = page[page.index('<section id="computer">') :]
+    section = section[: section.index("</section>")]
+    for text in ("<strong>Beginner</strong>", "<strong>Casual</strong>", "both answer at once"):
+        assert text in section
+    assert "<strong>Expert</strong> searches for about 2 s a move" in section
+    assert "<strong>Master</strong> for about 10 s" in section
+    assert "the whole turn" in section
+
+
+@pytest.mark.parametrize(
+    "language, master", [("sv", "cirka 10 s"), ("fi", "noin 10 s"), ("ja", "約 10 秒")]
+)
+def test_the_help_page_gives_the_masters_time_in_the_players_language(client, language, master):
+    client.cookies["django_language"] = language
+
+    page = client.get(reverse("help")).content.decode()
+
+    section = page[page.index('<section id="computer">') :]
+    section = section[: section.index("</section>")]
+    assert master in section and "searches for about" not in section
+
+
 # -- safety ---------------------------------------------------------------------------------
 
 
@@ -626,11 +740,3 @@ def test_the_lobby_lists_public_games_in_play_to_watch(client, duel, alice, caro
     assert reverse("game", args=[duel.public_id]) in watch
     assert "Watch" in watch
     assert private.public_id not in watch  # private: players only
-
-
-def test_the_form_offers_every_level_but_master_which_is_not_yet_stronger():
-    from games.forms import GameForm
-
-    offered = [value for value, _label in GameForm().fields["seat1_level"].choices]
-    assert offered == [Seat.Level.BEGINNER, Seat.Level.CASUAL, Seat.Level.EXPERT]
-    assert Seat.Level.MASTER in Seat.Level.values  # the level exists (arena, worker)

@@ -3,6 +3,7 @@ clock, the statistics, and the searches kept for reuse (the compiled part is sea
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -140,6 +141,10 @@ def new_tree(max_nodes: int, max_edges: int):
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
+# A prefork Celery worker warms the search up in its main process (config/celery.py), which
+# starts a pool, then forks its children: a fork copies the pool but not its threads, and a
+# child's first threaded search waited for them forever. Each process starts its own pool.
+os.register_at_fork(after_in_child=_POOLS.clear)
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:
