@@ -3,6 +3,11 @@
 the two games of each seed (random starts: the first four decisions are Beginner's).
 
     .venv/bin/python bench/ai_old_vs_new.py [--players 2] [--games 10] [--budget 0.5] [--seed N]
+        [--sims N]
+
+``--sims N`` stops every search at N simulations (the budget then only caps a slow one): the two
+searches compared at the same number of simulations, i.e. the quality of a simulation, not its
+speed.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--budget", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--sims", type=int, default=None, help="simulations per search")
     args = parser.parse_args(argv)
     seed = random.SystemRandom().randrange(1, 100_000) if args.seed is None else args.seed
     sys.modules["bench_old_expert"] = sys.modules[__name__]
@@ -61,6 +67,7 @@ def main(argv=None) -> None:
             budget=args.budget,
             times=times,
             opening=4,
+            max_sims=args.sims,
         )
         shares.append(pair_share(levels, result, "expert", "old"))
         scores = {levels[p["seat"]]: p["score"] for p in result["players"]}
@@ -68,7 +75,8 @@ def main(argv=None) -> None:
     rate = sum(shares) / len(shares)
     lo, hi = wilson(rate, len(shares))
     print(
-        f"seed {seed}, {args.players} players, {args.budget} s per decision: today's search "
+        f"seed {seed}, {args.players} players, {args.budget} s per decision"
+        f"{f', {args.sims} simulations per search' if args.sims else ''}: today's search "
         f"beat the frozen one in {rate:.1%} [{lo:.1%}, {hi:.1%}] of {len(shares)} games; "
         f"Elo {elo(rate, len(shares))}"
     )

@@ -93,9 +93,12 @@ def play_game(
     budget: float | None,
     times: dict[str, list[float]],
     opening: int = 0,
+    max_sims: int | None = None,
 ) -> dict:
-    """One game; ``levels[seat]`` plays ``seat``, after ``opening`` decisions by Beginner.
-    Returns the engine's score dict."""
+    """One game; ``levels[seat]`` plays ``seat``, after ``opening`` decisions by Beginner;
+    ``max_sims`` bounds each search by simulations as well as by ``budget`` (a large budget and
+    ``max_sims`` compare two searches at the same number of simulations). Returns the engine's
+    score dict."""
     state = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
     turn = 0.0  # the seconds of the turn in progress (every decision of one colour's turn)
     while not state.over:
@@ -103,7 +106,13 @@ def play_game(
         level = "beginner" if state.ply < opening else levels[seat]
         seat_view = view(state, seat)
         start = time.perf_counter()
-        action = decide(seat_view, level=level, seed=seed * 1009 + state.ply, budget=budget)
+        action = decide(
+            seat_view,
+            level=level,
+            seed=seed * 1009 + state.ply,
+            budget=budget,
+            max_sims=None if level == "beginner" else max_sims,
+        )
         spent = time.perf_counter() - start
         colour = state.turn
         state = apply(state, action)

@@ -96,3 +96,25 @@ def test_head_to_head_reads_the_engines_place_under_advanced_scoring():
         "players": [{"seat": 0, "score": 20, "place": 1}, {"seat": 1, "score": 5, "place": 2}]
     }
     assert pair_share(["expert", "casual"], result, "expert", "casual") == 1.0
+
+
+def test_a_game_bounded_by_simulations_replays_exactly():
+    """``max_sims`` bounds Expert's search by simulations (bench/ai_old_vs_new.py --sims): with a
+    budget far above what they take, the same seed plays the same game twice."""
+    from games.ai.arena import play_game
+
+    games = [
+        play_game(
+            ["expert", "casual"],
+            mode="classic",
+            players=2,
+            scoring="basic",
+            seed=7,
+            budget=60.0,
+            times={"expert": [], "casual": []},
+            opening=60,  # Beginner plays the opening: a short game of a few searches
+            max_sims=64,
+        )
+        for _ in range(2)
+    ]
+    assert games[0] == games[1]
