@@ -72,9 +72,12 @@ PLACE_STEPS = ("setup", "place", "place_second")
 CARD_CANDIDATES = 5  # card, keep, declare: every legal choice up to this many
 TURN_STEPS = 8  # the rest of a turn (Draw 2's kept card, Wild's colour, ...) is a few steps
 CHAIN = 16  # decisions of the opponents played out before the player's next one (3-4 players)
-REFINE_TOP = 3  # each player's biggest drops judged again (the replay lists three)
+# Each player's REFINE_TOP biggest drops judged again: more than the three the replay lists,
+# because one search is noisy enough (with four players: one sampled world, one set of replies)
+# that a run's biggest mistake is often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
+REFINE_TOP = 5
 REFINE_FACTOR = 4  # ... with this many times the simulations
-REFINE_MAX = 6  # ... at most this many decisions a player (a drop judged again is often smaller)
+REFINE_MAX = 8  # ... at most this many decisions a player (a drop judged again is often smaller)
 REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
 
 

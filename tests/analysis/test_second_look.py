@@ -25,16 +25,18 @@ def look_again(rows, new_losses):
     return order
 
 
-def test_each_players_three_biggest_drops_are_judged_again_biggest_first():
+def test_each_players_biggest_drops_are_judged_again_biggest_first():
     rows = [row(1, 0, 0.3), row(2, 1, 0.05), row(3, 0, 0.1), row(4, 1, 0.0), row(5, 0, 0.2)]
     rows += [row(7, 0, 0.15), row(8, 1, 0.01)]  # 0.01: below the floor, noise
-    assert REFINE_TOP == 3
-    assert look_again(rows, {}) == [1, 5, 7, 2]
+    rows += [row(9, 0, 0.08), row(11, 0, 0.05), row(13, 0, 0.03)]
+    assert REFINE_TOP == 5
+    assert look_again(rows, {}) == [1, 5, 7, 3, 9, 2]
 
 
 def test_a_drop_that_shrinks_when_judged_again_lets_the_next_one_in():
-    rows = [row(1, 0, 0.3), row(3, 0, 0.1), row(5, 0, 0.2), row(7, 0, 0.15)]
-    assert look_again(rows, {1: 0.02}) == [1, 5, 7, 3]
+    rows = [row(p, 0, loss) for p, loss in ((1, 0.3), (3, 0.1), (5, 0.2), (7, 0.15), (9, 0.12))]
+    rows.append(row(11, 0, 0.11))
+    assert look_again(rows, {1: 0.02}) == [1, 5, 7, 9, 11, 3]
 
 
 def test_it_stops_at_the_cap_a_player():
