@@ -38,8 +38,9 @@ position there (as Expert's own card choice does, games/ai/expert.py).
 Three-player games: the shared colour's decisions are not judged (its rotation changes hands; the
 search plays it as a fourth player) and are stored with ``loss`` 0.
 
-**A second look at the biggest drops.** One search of ``sims`` simulations is noisy: two runs with
-other seeds pick different "biggest mistakes" among drops that are near each other. Once every
+**A second look at the biggest drops.** One search of ``sims`` simulations in one sampled world is
+noisy: two runs with other seeds often name different "biggest mistakes", the one's being the
+other's fourth or fifth. Once every
 decision is judged, each player's biggest drops are judged again, the same way, with
 ``REFINE_FACTOR`` times the simulations (``next_to_refine``), until that player's
 ``REFINE_TOP`` biggest are all deep ones (at most ``REFINE_MAX`` a player). The row judged again
