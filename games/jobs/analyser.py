@@ -72,26 +72,29 @@ def run(analysis_id: int, *, chunk_seconds: float | None = None) -> str:
     stop = time.monotonic() + chunk
     judged = set(DecisionAnalysis.objects.filter(analysis=row).values_list("ply", flat=True))
     payloads = list(game.actions.order_by("ply").values_list("payload", flat=True))
+    positions = {}
     finished = True
-    for ply, state, action in analysis.decisions(game.initial_state(), payloads):
-        if ply in judged:
-            continue
-        if time.monotonic() >= stop:
-            finished = False
-            break
-        try:
+    try:
+        for ply, state, action in analysis.decisions(game.initial_state(), payloads):
+            positions[ply] = (state, action)
+            if ply in judged:
+                continue
+            if time.monotonic() >= stop:
+                finished = False
+                break
             result = analysis.analyse_decision(
                 state, action, ply=ply, sims=row.sims, seed=seed_for(game, ply)
             )
-        except Exception:  # a bug, not a dead worker: stop, rather than retry it every minute
-            logger.exception("analysis %s: ply %s could not be judged", row.pk, ply)
-            GameAnalysis.objects.filter(pk=row.pk).update(
-                status=GameAnalysis.Status.FAILED, lease_until=None, updated_at=timezone.now()
-            )
-            _nudge(game.public_id, len(judged), row.total, finished=True)
-            return "failed"
-        _store(row, result)
-        judged.add(ply)
+            _store(row, result)
+            judged.add(ply)
+        finished = finished and _look_again(row, positions, stop)
+    except Exception:  # a bug, not a dead worker: stop, rather than retry it every minute
+        logger.exception("analysis %s: a decision could not be judged", row.pk)
+        GameAnalysis.objects.filter(pk=row.pk).update(
+            status=GameAnalysis.Status.FAILED, lease_until=None, updated_at=timezone.now()
+        )
+        _nudge(game.public_id, len(judged), row.total, finished=True)
+        return "failed"
     if finished:
         GameAnalysis.objects.filter(pk=row.pk).update(
             status=GameAnalysis.Status.DONE,
@@ -105,6 +108,36 @@ def run(analysis_id: int, *, chunk_seconds: float | None = None) -> str:
     GameAnalysis.objects.filter(pk=row.pk).update(lease_until=None, updated_at=timezone.now())
     transaction.on_commit(lambda: queue("analyse_game", row.pk))
     return "more"
+
+
+def _look_again(row: GameAnalysis, positions: dict, stop: float) -> bool:
+    """Once every decision is judged: each player's biggest drops judged again deeper
+    (analysis.next_to_refine, which reads only the stored rows: a run that stops here and the
+    one that takes over judge each again once). True when none is left, False when the slice
+    is over first."""
+    while True:
+        rows = list(
+            DecisionAnalysis.objects.filter(analysis=row).values(
+                "ply", "seat", "loss", "sims", "judged"
+            )
+        )
+        ply = analysis.next_to_refine(rows, row.sims)
+        if ply is None:
+            return True
+        if time.monotonic() >= stop:
+            return False
+        state, action = positions[ply]
+        result = analysis.analyse_decision(
+            state, action, ply=ply, sims=analysis.REFINE_FACTOR * row.sims,
+            seed=seed_for(row.game, ply),
+        )  # fmt: skip
+        # Only over a row still at the first depth (another run may have been here first).
+        DecisionAnalysis.objects.filter(analysis=row, ply=ply, sims__lte=row.sims).update(
+            **{k: v for k, v in result.as_dict().items() if k != "ply"}
+        )
+        GameAnalysis.objects.filter(pk=row.pk).update(
+            lease_until=_lease(), updated_at=timezone.now()
+        )
 
 
 def sweep() -> int:

@@ -37,6 +37,15 @@ position there (as Expert's own card choice does, games/ai/expert.py).
 
 Three-player games: the shared colour's decisions are not judged (its rotation changes hands; the
 search plays it as a fourth player) and are stored with ``loss`` 0.
+
+**A second look at the biggest drops.** One search of ``sims`` simulations in one sampled world is
+noisy: two runs with other seeds often name different "biggest mistakes", the one's being the
+other's fourth or fifth. Once every
+decision is judged, each player's biggest drops are judged again, the same way, with
+``REFINE_FACTOR`` times the simulations (``next_to_refine``), until that player's
+``REFINE_TOP`` biggest are all deep ones (at most ``REFINE_MAX`` a player). The row judged again
+replaces the first (its ``sims`` says how deep it is), so every estimate stored is still one
+search's value at the depth it names.
 """
 
 from __future__ import annotations
@@ -57,12 +66,20 @@ __all__ = [
     "analyse_decision",
     "decisions",
     "describe",
+    "next_to_refine",
 ]
 
 PLACE_STEPS = ("setup", "place", "place_second")
 CARD_CANDIDATES = 5  # card, keep, declare: every legal choice up to this many
 TURN_STEPS = 8  # the rest of a turn (Draw 2's kept card, Wild's colour, ...) is a few steps
 CHAIN = 16  # decisions of the opponents played out before the player's next one (3-4 players)
+# Each player's REFINE_TOP biggest drops judged again: more than the three the replay lists,
+# because one search is noisy enough (with four players: one sampled world, one set of replies)
+# that a run's biggest mistake is often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
+REFINE_TOP = 5
+REFINE_FACTOR = 4  # ... with this many times the simulations
+REFINE_MAX = 8  # ... at most this many decisions a player (a drop judged again is often smaller)
+REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
 
 
 class OneThread(mcts.MctsParams):
@@ -156,6 +173,27 @@ def analyse_decision(
         ply, seat, colour, state.step, action, best, round(before, 4), round(after, 4),
         round(loss, 4), judge.sims,
     )  # fmt: skip
+
+
+def next_to_refine(rows: list[dict], sims: int) -> int | None:
+    """The ply of the next decision to judge again with ``REFINE_FACTOR * sims`` simulations,
+    or None: the first player (by seat) one of whose ``REFINE_TOP`` biggest drops (of
+    ``REFINE_FLOOR`` or more, biggest first) is still judged at ``sims`` only, unless
+    ``REFINE_MAX`` of its decisions are deep already. ``rows``: the judged decisions as dicts
+    (``ply``, ``seat``, ``loss``, ``sims``, ``judged``). It reads nothing but the rows, so a run
+    that stops midway and one that goes on from there judge the same decisions again, once each;
+    a row with ``sims`` 0 (no search: the game was over) has nothing to gain from a deeper one."""
+    for seat in sorted({r["seat"] for r in rows}):
+        mine = [r for r in rows if r["seat"] == seat and r["judged"]]
+        if sum(r["sims"] > sims for r in mine) >= REFINE_MAX:
+            continue
+        biggest = sorted(
+            (r for r in mine if r["loss"] >= REFINE_FLOOR), key=lambda r: (-r["loss"], r["ply"])
+        )
+        for r in biggest[:REFINE_TOP]:
+            if 0 < r["sims"] <= sims:
+                return r["ply"]
+    return None
 
 
 def _key(action: dict) -> tuple:

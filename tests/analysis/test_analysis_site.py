@@ -68,7 +68,7 @@ def test_the_analysis_judges_every_decision_once_in_slices(
     judge = analysis.analyse_decision
 
     def counted(state, action, **kw):
-        calls.append(kw["ply"])
+        calls.append((kw["ply"], kw["sims"]))
         return judge(state, action, **kw)
 
     monkeypatch.setattr(analysis, "analyse_decision", counted)
@@ -77,11 +77,24 @@ def test_the_analysis_judges_every_decision_once_in_slices(
     outcomes = run_to_the_end(row, chunk=0.2)
     total = finished_game.actions.count()
     assert outcomes[-1] == "done" and len(outcomes) > 1  # in slices
-    assert sorted(calls) == list(range(1, total + 1))  # each decision once
+    first = [ply for ply, sims in calls if sims == 16]
+    assert sorted(first) == list(range(1, total + 1))  # each decision once
+    again = [ply for ply, sims in calls if sims != 16]  # the biggest drops, once more, deeper
+    assert (
+        again
+        and len(again) == len(set(again))
+        and calls[-len(again) :] == [(ply, 16 * analysis.REFINE_FACTOR) for ply in again]
+    )
     row.refresh_from_db()
     assert row.status == GameAnalysis.Status.DONE and row.done == row.total == total
     assert analyser.run(row.pk) == "gone"  # a late delivery does nothing
-    assert DecisionAnalysis.objects.filter(analysis=row).count() == total
+    rows = DecisionAnalysis.objects.filter(analysis=row)
+    assert rows.count() == total
+    assert sorted(rows.filter(sims=64).values_list("ply", flat=True)) == sorted(again)
+    for seat in (0, 1):  # each player's three biggest drops are the deep ones
+        mine = rows.filter(seat=seat, loss__gte=analysis.REFINE_FLOOR).order_by("-loss", "ply")
+        deep = rows.filter(seat=seat, sims=64).count()
+        assert deep == analysis.REFINE_MAX or all(r.sims == 64 for r in mine[:3])
 
 
 def test_a_run_killed_midway_is_taken_over_when_its_lease_lapses(
@@ -105,14 +118,18 @@ def test_a_run_killed_midway_is_taken_over_when_its_lease_lapses(
     monkeypatch.setattr(analyser, "queue_later", lambda pk, seconds: queued.append(seconds))
     assert analyser.run(row.pk) == "busy" and queued  # the dead run still holds it: later
     GameAnalysis.objects.filter(pk=row.pk).update(lease_until=timezone.now() - timedelta(1))
+    deeper = []
     monkeypatch.setattr(
         analysis,
         "analyse_decision",
-        lambda s, a, **kw: calls.append(kw["ply"]) or judge(s, a, **kw),
+        lambda s, a, **kw: (
+            (calls if kw["sims"] == 16 else deeper).append(kw["ply"]) or judge(s, a, **kw)
+        ),
     )
     assert run_to_the_end(row, chunk=60) == ["done"]
     total = finished_game.actions.count()
     assert calls == list(range(1, total + 1))  # it went on from the sixth: none judged twice
+    assert len(deeper) == len(set(deeper))  # and the second look judged each once more at most
 
 
 def test_one_analysis_in_flight_per_user(finished_game, alice, bob, carol, shallow):
