@@ -216,6 +216,10 @@ def panel(data, *, players_count: int, colour_seats: dict, labels: dict, base_ur
     out["in_flight"] = data.in_flight
     out["failed"] = not data.finished and not data.in_flight
     if data.finished:
+        # The biggest drops judged again deeper (games.jobs.analysis.next_to_refine): the note
+        # names that depth too, since each row's estimate is at the depth it was judged at.
+        deep = max((d["sims"] for d in data.decisions), default=0)
+        out["deep_sims"] = deep if deep > data.sims else 0
         out["chart"] = chart(data.decisions, players_count, data.total, colour_seats, labels)
         out["players"] = players(data.decisions, data.accuracy, colour_seats, labels, base_url)
     return out

@@ -100,7 +100,7 @@ def test_the_new_game_form_shows_the_budgets_the_ai_plays_at():
     from games.forms import LEVEL_SECONDS
 
     shown = {"expert": DEFAULT_BUDGET, "master": MASTER_BUDGET}
-    assert LEVEL_SECONDS == {level: round(seconds) for level, seconds in shown.items()}
+    assert {level: round(seconds) for level, seconds in shown.items()} == LEVEL_SECONDS
 
 
 @pytest.fixture

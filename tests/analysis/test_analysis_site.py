@@ -168,6 +168,12 @@ def test_a_spectator_sees_the_same_analysis_as_the_players(
     assert len(set(sections.values())) == 1
     shown = sections["carol"]
     assert "accuracy" in shown and "<svg" in shown and 'class="an-point"' in shown
+    # The note names both depths: the first pass's and the second look's at the biggest drops.
+    page = client_for(carol).get(url).content.decode()
+    assert "(16 simulations a search)" in page
+    deep = DecisionAnalysis.objects.filter(analysis__game=finished_game, sims__gt=16)
+    assert deep.exists()
+    assert f"judged again with {deep.first().sims} simulations a search" in page
 
 
 def test_the_replay_shows_the_best_move_as_a_ghost(finished_game, alice, shallow):
