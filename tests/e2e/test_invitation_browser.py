@@ -49,9 +49,7 @@ def test_the_invited_player_gets_the_email_sees_the_notice_and_accepts(
     context.close()
 
     [message] = [m for m in mail.outbox if m.to == [bob.email]]
-    assert message.subject.endswith(
-        "alice invites you to a game: alice vs bob · Shuffle"
-    )
+    assert message.subject.endswith("alice invites you to a game: alice vs bob · Shuffle")
     assert f"/games/{game.public_id}/" in message.body
 
     context, page = page_for(browser, site, bob, f"{site.url}/", viewport=PHONE)

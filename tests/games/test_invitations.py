@@ -57,9 +57,7 @@ def test_the_invited_player_gets_an_email(alice, bob, verified, on_commit):
         game = invite_bob(alice)
 
     [message] = [m for m in mail.outbox if m.to == [bob.email]]
-    assert message.subject.endswith(
-        "alice invites you to a game: alice vs bob · Shuffle"
-    )
+    assert message.subject.endswith("alice invites you to a game: alice vs bob · Shuffle")
     assert page_url(game) in message.body and "1 day per move" in message.body
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert game.seed is None and "seed" not in message.body  # nothing secret: not even started
