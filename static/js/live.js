@@ -103,6 +103,7 @@
   let latest = 0; // the newest ply heard of
   let inFlight = false;
   let again = false;
+  let againMode; // what the deferred refresh was asked for (the strongest of the asks)
   let reset = false; // a take back moved the game back: take the next response whatever its ply
 
   function plyOf(html) {
@@ -115,16 +116,23 @@
   // leave "in flight" set for ever. A response older than what the page shows is not swapped in.
   // ``resync``: a check that the page is current (the socket opened, the page is shown again),
   // not a nudge: the same position is not drawn again (a piece in hand stays in hand), except
-  // in the waiting room, whose seats change without a new ply.
-  function refreshGame(resync) {
+  // in the waiting room, whose seats change without a new ply. ``"redraw"``: the position is the
+  // same but the table changed (seats, a take back asked): the same ply is drawn again. Any other
+  // call (a nudge, a move's own answer) wants a newer ply only: the position on the screen is
+  // never drawn again under a player's fingers (a late second fetch for the same ply did, in the
+  // middle of a placement).
+  function refreshGame(mode) {
     const game = document.getElementById("game");
     if (!game || !window.htmx) return;
     if (inFlight) {
       again = true; // one more as soon as this one is in
+      if (mode === "redraw" || againMode === "redraw") againMode = "redraw";
+      else if (mode === true || againMode === true) againMode = true;
       return;
     }
     inFlight = true;
     again = false;
+    const redraw = mode === "redraw";
     const control = new AbortController();
     const watchdog = setTimeout(function () { control.abort(); }, 8000);
     let failed = false;
@@ -142,7 +150,7 @@
         const game = document.getElementById("game");
         if (ply === null || !game) return;
         const waiting = !game.querySelector(".game-layout");
-        if (reset || ply > shownPly() || (ply === shownPly() && (resync !== true || waiting))) {
+        if (reset || ply > shownPly() || (ply === shownPly() && (redraw || waiting))) {
           reset = false;
           htmx.swap("#game", html, { swapStyle: "outerHTML" });
         }
@@ -151,7 +159,11 @@
       .finally(function () {
         clearTimeout(watchdog);
         inFlight = false;
-        if (again || latest > shownPly()) setTimeout(refreshGame, failed ? 2000 : 0);
+        if (again || latest > shownPly()) {
+          const mode = again ? againMode : undefined;
+          againMode = undefined;
+          setTimeout(function () { refreshGame(mode); }, failed ? 2000 : 0);
+        }
       });
   }
 
@@ -193,7 +205,7 @@
         reset = true;
         refreshGame();
       } else if (message.type === "game.seats") {
-        refreshGame();
+        refreshGame("redraw");
       } else if (message.type === "chat.posted") {
         refreshChat();
       }
@@ -283,7 +295,7 @@
   document.addEventListener("game-moved", function (event) {
     const ply = Number(event.detail && event.detail.ply);
     if (ply) latest = Math.max(latest, ply);
-    refreshGame();
+    if (!ply || ply > shownPly()) refreshGame(); // its nudge may have brought it already
   });
 
   // A form's "Cancel" link closes the form in place when scripts run (a plain link otherwise).
