@@ -209,8 +209,10 @@ def _nudge_game(game, csrf, http_base, ws_base, moves, pause, rng) -> list[dict]
         t_send = time.time()
         status, text = request("POST", act_url, seat, body)
         t_return = time.time()
-        if status != 200:
+        if status not in (200, 204):
             raise RuntimeError(f"POST act answered {status}")
+        if status == 204:  # the move's small answer (issue #25): the page then fetches its panel
+            text = request("GET", panel_url, seat)[1]
         after = parse_panel(text)
         got = clients.wait(after.ply)
         rows.append(
