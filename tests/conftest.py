@@ -9,6 +9,19 @@ import pytest
 from config import catalogs
 
 
+@pytest.fixture(autouse=True)
+def _the_sites_language():
+    """Every test starts in the site's language and leaves none active: a test that activates a
+    language in its thread (a request through the test client does) made the next test in that
+    worker read Japanese or Swedish words (an order-dependent failure)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def make_user(db):
     from django.contrib.auth import get_user_model
