@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
-from games.models import Game, Seat
-from games.services import SeatSpec
 from tests.support.browser import page_for
+from tests.support.tables import alice_against_bob
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,19 +20,8 @@ COUNT_SWAPS = """() => {
 }"""
 
 
-def duel(alice, bob) -> Game:
-    game = services.game_create(
-        creator=alice,
-        mode="classic",
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
-    return game
-
-
 def test_a_second_word_of_the_same_move_does_not_redraw_the_board(site, browser, alice, bob):
-    game = site.call(duel, alice, bob)
+    game = site.call(alice_against_bob, alice, bob)
     context, page = page_for(browser, site, alice, f"{site.url}/games/{game.public_id}/")
     page.wait_for_selector(".tray-piece:not([aria-disabled])")
     page.wait_for_timeout(500)  # the socket is open and has said the game's ply

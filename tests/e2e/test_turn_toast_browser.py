@@ -7,22 +7,11 @@ from __future__ import annotations
 import pytest
 
 from games import engine, services
-from games.models import Game, Seat
-from games.services import SeatSpec
+from games.models import Game
 from tests.support.browser import page_for
+from tests.support.tables import alice_against_bob
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def duel(alice, bob) -> Game:
-    game = services.game_create(
-        creator=alice,
-        mode="classic",
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
-    return game
 
 
 def first_move(public_id: str, user) -> None:
@@ -32,7 +21,7 @@ def first_move(public_id: str, user) -> None:
 
 
 def test_the_your_turn_notice_names_the_game_by_its_players(site, browser, alice, bob):
-    game = site.call(duel, alice, bob)
+    game = site.call(alice_against_bob, alice, bob)
     context, page = page_for(browser, site, bob, f"{site.url}/")  # bob is in the lobby
     page.wait_for_timeout(500)  # the user socket is open
     site.call(first_move, game.public_id, alice)

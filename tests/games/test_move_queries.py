@@ -12,26 +12,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import engine, services
-from games.models import NoticeSettings, PushSubscription, Seat
-from games.services import SeatSpec
+from games import engine
+from games.models import NoticeSettings, PushSubscription
 from tests.support.pages import HTMX, act_url, client_for
+from tests.support.tables import alice_against_bob
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MOVE_QUERIES = 8  # session, user, lock (by the public id), key, seats, insert, update, notices
-
-
-def duel(alice, bob):
-    game = services.game_create(
-        creator=alice,
-        mode="classic",
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
-    game.refresh_from_db()
-    return game
 
 
 def post_first_move(game, alice) -> list[str]:
@@ -47,7 +35,7 @@ def post_first_move(game, alice) -> list[str]:
 
 @pytest.mark.parametrize("notices", ["none", "push and webhook"])
 def test_a_move_post_makes_a_fixed_number_of_queries(alice, bob, notices):
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob)
     if notices != "none":
         PushSubscription.objects.create(
             user=bob, endpoint="https://push.example/x", p256dh="p", auth="a"

@@ -14,6 +14,19 @@ from tests.support.pages import CORNERS, save_state
 SKIPS_AND_REVERSES = {kind: 0 for kind in engine.CARD_KINDS} | {"skip": 7, "reverse": 7}
 
 
+def alice_against_bob(alice, bob, *, mode: str = "classic") -> Game:
+    """A 2-player game of two people, alice (blue and red) and bob, started (bob joined)."""
+    game = services.game_create(
+        creator=alice,
+        mode=mode,
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
+    )
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    return game
+
+
 def four_humans(alice, bob, carol, dave) -> Game:
     game = services.game_create(
         creator=alice,
