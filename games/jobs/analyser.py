@@ -126,6 +126,7 @@ def _look_again(row: GameAnalysis, positions: dict, stop: float) -> bool:
             return True
         if time.monotonic() >= stop:
             return False
+        _nudge(row.game.public_id, len(rows), row.total, finished=False, second=True)
         state, action = positions[ply]
         result = analysis.analyse_decision(
             state, action, ply=ply, sims=analysis.REFINE_FACTOR * row.sims,
@@ -172,8 +173,8 @@ def _store(row: GameAnalysis, result: analysis.DecisionResult) -> None:
     _nudge(row.game.public_id, done, row.total, finished=False)
 
 
-def _nudge(public_id: str, done: int, total: int, *, finished: bool) -> None:
+def _nudge(public_id: str, done: int, total: int, *, finished: bool, second: bool = False) -> None:
     try:
-        nudges.analysis_progress(public_id, done, total, finished=finished)
+        nudges.analysis_progress(public_id, done, total, finished=finished, second=second)
     except Exception:  # a nudge is a courtesy: the rows are stored whatever happens here
         logger.warning("analysis progress nudge failed for %s", public_id, exc_info=True)

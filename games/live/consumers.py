@@ -101,8 +101,9 @@ class GameConsumer(KeepaliveConsumer):
         self.send_json({"type": "chat.posted"})
 
     def analysis_progress(self, event):
-        keys = ("done", "total", "finished")
-        self.send_json({"type": "analysis.progress", **{k: event[k] for k in keys}})
+        counts = {k: event[k] for k in ("done", "total", "finished")}
+        second = bool(event.get("second"))
+        self.send_json({"type": "analysis.progress", **counts, "second": second})
 
 
 class UserConsumer(KeepaliveConsumer):

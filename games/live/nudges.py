@@ -92,10 +92,20 @@ def chat_posted(public_id: str) -> None:
     _send(game_group(public_id), {"type": "chat.posted"})
 
 
-def analysis_progress(public_id: str, done: int, total: int, *, finished: bool) -> None:
-    """The game's analysis (issue #28) judged ``done`` of ``total`` decisions; ``finished``: it
-    is complete (pages fetch it). Counts only: the analysis itself is fetched through the views."""
-    message = {"type": "analysis.progress", "done": done, "total": total, "finished": finished}
+def analysis_progress(
+    public_id: str, done: int, total: int, *, finished: bool, second: bool = False
+) -> None:
+    """The game's analysis (issue #28) judged ``done`` of ``total`` decisions; ``second``: every
+    decision is judged and the biggest drops are being judged again (how many is not known in
+    advance); ``finished``: it is complete (pages fetch it). Counts only: the analysis itself is
+    fetched through the views."""
+    message = {
+        "type": "analysis.progress",
+        "done": done,
+        "total": total,
+        "finished": finished,
+        "second": second,
+    }
     _send(game_group(public_id), message)
 
 

@@ -90,11 +90,14 @@ def _label(seat: int, labels: dict) -> str:
 
 
 def progress(status: str, done: int, total: int) -> dict:
+    """The bar's figures; ``second``: every decision is judged and the biggest drops are being
+    judged again (games.jobs.analysis.next_to_refine): the bar has no end to show then."""
     return {
         "status": status,
         "done": done,
         "total": total,
         "percent": percent(done / total) if total else 100,
+        "second": bool(total) and done >= total,
     }
 
 

@@ -14,13 +14,18 @@ function refresh() {
   htmx.ajax("GET", box.dataset.refresh, { target: "#analysis", swap: "outerHTML" });
 }
 
-function progress(done, total) {
+// ``second``: every decision is judged and the biggest drops are judged again, deeper: how many
+// is not known in advance, so the bar shows work going on (no value) instead of sitting full.
+function progress(done, total, second) {
   const bar = document.getElementById("analysis-bar");
   const count = document.getElementById("analysis-count");
+  const again = document.getElementById("analysis-second");
   if (bar) {
     bar.max = total;
-    bar.value = done;
+    if (second) bar.removeAttribute("value");
+    else bar.value = done;
   }
+  if (again) again.hidden = !second;
   if (count) count.textContent = count.textContent.replace(/\d+(\D+)\d+/, `${done}$1${total}`);
 }
 
@@ -37,7 +42,7 @@ function watch() {
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type !== "analysis.progress") return;
-      progress(message.done, message.total);
+      progress(message.done, message.total, message.second);
       if (message.finished) {
         socket.onclose = null;
         socket.close();

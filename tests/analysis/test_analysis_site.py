@@ -337,3 +337,36 @@ def test_an_analysis_that_raises_stops_as_failed_and_can_be_asked_again(
     again = analysis_request(game=finished_game, user=alice)
     assert again.pk == row.pk and again.status == GameAnalysis.Status.QUEUED
     assert run_to_the_end(again)[-1] == "done"
+
+
+def test_the_second_look_is_shown_as_work_going_on_not_a_full_bar(
+    finished_game, alice, shallow, monkeypatch
+):
+    """Once every decision is judged the bar used to sit full while the biggest drops were judged
+    again (10-30 s): the nudges now say so (``second``), and a page opened then shows a bar with
+    no value (the browser's "busy" bar) and a line saying what is going on."""
+    from games.live import nudges
+
+    told = []
+    monkeypatch.setattr(
+        nudges, "analysis_progress", lambda *args, **kw: told.append((args[1:], kw))
+    )
+    row = analysis_request(game=finished_game, user=alice)
+    run_to_the_end(row)
+    row.refresh_from_db()
+    first = [(done, total) for (done, total), kw in told if not kw.get("second")]
+    second = [(done, total) for (done, total), kw in told if kw.get("second")]
+    assert first[-1] == (row.total, row.total) and told[-1][1]["finished"]
+    assert second and all(done == total == row.total for done, total in second)
+    deep = DecisionAnalysis.objects.filter(analysis=row, sims__gt=row.sims).count()
+    assert len(second) == deep  # one nudge as each decision is judged again
+
+    # A page opened during the second look (every decision judged, the run still in flight).
+    GameAnalysis.objects.filter(pk=row.pk).update(
+        status=GameAnalysis.Status.RUNNING, finished_at=None
+    )
+    page = client_for(alice).get(reverse("game_replay", args=[finished_game.public_id]))
+    shown = section(page.content.decode())
+    bar = re.search(r"<progress [^>]*>", shown).group(0)
+    assert "value=" not in bar
+    assert re.search(r'<p id="analysis-second">Now the biggest mistakes are judged', shown)
