@@ -56,19 +56,9 @@ def dave(make_user):
 
 @pytest.fixture
 def duel(alice, bob):
-    from games import services
-    from games.models import Seat
-    from games.services import SeatSpec
+    from tests.support.tables import alice_against_bob
 
-    game = services.game_create(
-        creator=alice,
-        mode="shuffle",
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
-    game.refresh_from_db()
-    return game
+    return alice_against_bob(alice, bob, mode="shuffle")
 
 
 @pytest.fixture

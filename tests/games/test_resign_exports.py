@@ -6,20 +6,13 @@ from __future__ import annotations
 import json
 
 from games import engine, services
-from games.models import Seat
-from games.services import SeatSpec
 from games.services.resign import game_resign
 from tests.support.pages import client_for
+from tests.support.tables import alice_against_bob
 
 
 def resigned_duel(alice, bob, mode="shuffle"):
-    game = services.game_create(
-        creator=alice,
-        mode=mode,
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
+    game = alice_against_bob(alice, bob, mode=mode)
     for corner, user in (("a1", alice), ("t1", bob), ("t20", alice), ("a20", bob)):
         game.refresh_from_db()
         services.action_submit(
