@@ -125,12 +125,29 @@ def step_name(step: str) -> str:
     return str(name) if name is not None else step
 
 
+def _in_language(table: dict, key: str, memo: dict) -> str | None:
+    """``str(table[key])`` in the active language, remembered per language: a page names the
+    colours a hundred times (board cells, swatches, the log), each a catalog look-up otherwise."""
+    language = translation.get_language()
+    found = memo.get((language, key))
+    if found is None:
+        word = table.get(key)
+        if word is None:
+            return None
+        found = memo[(language, key)] = str(word)
+    return found
+
+
+_COLOUR_NAME_MEMO: dict = {}
+_COLOUR_LETTER_MEMO: dict = {}
+
+
 def colour_name(colour: str | None) -> str:
     """A colour's name in lower case (``blue`` …); "" for none. CSS classes keep the key."""
     if not colour:
         return ""
-    name = COLOUR_NAMES.get(colour)
-    return str(name) if name is not None else colour
+    name = _in_language(COLOUR_NAMES, colour, _COLOUR_NAME_MEMO)
+    return name if name is not None else colour
 
 
 # The letter a square or swatch of a colour carries, in the active language: the initial of the
@@ -145,8 +162,7 @@ COLOUR_LETTERS = {
 
 
 def colour_letter(colour: str | None) -> str:
-    letter = COLOUR_LETTERS.get(colour or "")
-    return str(letter) if letter is not None else ""
+    return _in_language(COLOUR_LETTERS, colour or "", _COLOUR_LETTER_MEMO) or ""
 
 
 def colour_names(colours) -> list[str]:

@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from games.engine.moves import placement_piece
 from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize
 from games.engine.state import COLOURS, LETTERS
 from games.translations import colour_letter, colour_name
@@ -24,8 +25,14 @@ def cells_of(text: str) -> list[tuple[int, int]]:
     return [(COLUMNS.index(sq[0]), int(sq[1:]) - 1) for sq in text.split(",")]
 
 
-@lru_cache(maxsize=65536)
 def piece_of(text: str) -> str:
+    """The piece a placement text shows: named by the engine for the texts it wrote (every legal
+    action's), else from the squares' shape."""
+    return placement_piece(text) or _piece_of_shape(text)
+
+
+@lru_cache(maxsize=4096)
+def _piece_of_shape(text: str) -> str:
     return SHAPE_NAME[normalize(cells_of(text))]
 
 

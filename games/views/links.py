@@ -18,11 +18,15 @@ class Links:
         self.public_id = game.public_id
         self.token = token
         self.panel_url = url("game_panel", game.public_id, {"token": token})
+        # A panel has dozens of selection links (a piece, an orientation, a target square each):
+        # the two paths are reversed once, the query written per link.
+        self._page = reverse("game", args=[game.public_id])
+        self._panel = reverse("game_panel", args=[game.public_id])
 
     def link(self, params: dict) -> dict:
         """A selection link: a plain href to the page (works without JS) and the panel for htmx."""
         params = {**params, "token": self.token}
-        return {
-            "href": url("game", self.public_id, params),
-            "hx": url("game_panel", self.public_id, params),
-        }
+        query = urlencode({k: v for k, v in params.items() if v not in ("", None)})
+        if not query:
+            return {"href": self._page, "hx": self._panel}
+        return {"href": f"{self._page}?{query}", "hx": f"{self._panel}?{query}"}
