@@ -95,16 +95,18 @@ def playing(
     colours = _colours(view, table, name)
     _add_decks_and_clock(colours, view, table, facts.active, clock, my_colours)
     step = decision.get("step")
+    turns = log.turns(
+        log_rows or [],
+        classic=view["mode"] != "shuffle",
+        colour_labels=colour_labels,
+        mine=my_colours,
+        replay_url=replay_url,
+        seat_names=labels,
+        shared=next((c for c, s in colour_seats.items() if s is None), None),
+    )
     return {
-        "log": log.turns(
-            log_rows or [],
-            classic=view["mode"] != "shuffle",
-            colour_labels=colour_labels,
-            mine=my_colours,
-            replay_url=replay_url,
-            seat_names=labels,
-            shared=next((c for c, s in colour_seats.items() if s is None), None),
-        ),
+        "log": turns,
+        "log_items": log.items_html(turns["turns"]),
         "result": _result(table["score"], labels, mine, colours) if view["over"] else None,
         "clock": clock,
         "over": view["over"],

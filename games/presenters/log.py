@@ -9,6 +9,10 @@ own last turn are marked ``new``: what happened while they were away.
 
 from __future__ import annotations
 
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from games.engine.state import COLOURS
@@ -90,3 +94,27 @@ def turns(
         since += turn["new"]
     out.reverse()
     return {"turns": out, "since": since, "have_moved": last_mine is not None}
+
+
+def items_html(turns: list[dict]) -> SafeString:
+    """The log's turns as the list's items (``turns``' output, newest first), built here rather
+    than in a template loop: a finished game's log has hundreds of lines, and through the template
+    engine they were most of a late position's panel (issue #25). Every value is escaped."""
+    title = escape(_("Replay from here"))
+    out = []
+    for t in turns:
+        colour = escape(t["colour"])
+        lines = "".join(
+            f'<li class="ev-{escape(str(line["kind"]))}">{escape(line["text"])}</li>'
+            for line in t["lines"]
+        )
+        out.append(
+            f'<li class="log-turn {colour}{" new" if t["new"] else ""}">'
+            f'<a href="{escape(t["href"])}" title="{title}">'
+            f'<span class="swatch {colour}" aria-hidden="true">{escape(t["letter"])}</span> '
+            f'<span class="log-n">{t["number"]}.</span> '
+            f"<strong>{escape(capfirst(t['label']))}</strong> "
+            f'<span class="log-who">{escape(t["player"])}</span></a>'
+            f'<ul class="log-lines">{lines}</ul></li>'
+        )
+    return mark_safe("\n".join(out))  # every value above is escaped
