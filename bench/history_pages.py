@@ -69,12 +69,16 @@ def create_database(url: str, fresh: bool) -> None:
 
 
 def copy_rows(cursor, model, rows: list[dict]) -> None:
-    """COPY ``rows`` (field attname -> value, every concrete field) into ``model``'s table."""
+    """COPY ``rows`` (field attname -> value) into ``model``'s table; a concrete field a row
+    leaves out gets the field's default (a field added to a model later needs no change here)."""
     fields = [f for f in model._meta.concrete_fields]
+    defaults = {f.attname: f.get_default() for f in fields if f.has_default()}
     columns = ", ".join(f'"{f.column}"' for f in fields)
     with cursor.copy(f'COPY "{model._meta.db_table}" ({columns}) FROM STDIN') as copy:
         for row in rows:
-            copy.write_row([row[f.attname] for f in fields])
+            copy.write_row(
+                [row[a] if a in row else defaults[a] for a in (f.attname for f in fields)]
+            )
 
 
 def next_id(cursor, model) -> int:

@@ -78,9 +78,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--profile", type=int, default=0)
     parser.add_argument(
-        "--profile-what", choices=("post", "opponent"), default="post",
-        help="profile the POSTs (default) or the opponent's first-view panel GETs",
+        "--profile-what", choices=("post", "opponent", "cached"), default="post",
+        help="profile the POSTs (default), the opponent's first-view or cached panel GETs",
     )  # fmt: skip
+    parser.add_argument(
+        "--profile-filter", default="", help="only functions whose path matches this regex"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     tag = f"mc{secrets.token_hex(3)}"
@@ -136,7 +139,12 @@ def main() -> None:
             figures["opponent's panel GET, first view"].append(cpu(other.get, panel, **HTMX)[1])
             if profiling:
                 profiler.disable()
+            profiling = profiler and args.profile_what == "cached"
+            if profiling:
+                profiler.enable()
             figures["panel GET, cached"].append(cpu(other.get, panel, **HTMX)[1])
+            if profiling:
+                profiler.disable()
             figures["game page GET, cached panel"].append(
                 cpu(other.get, f"/games/{game.public_id}/")[1]
             )
@@ -149,7 +157,9 @@ def main() -> None:
             )
     if profiler:
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(args.profile)
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("cumulative").print_stats(args.profile_filter, args.profile)
+        stats.sort_stats("tottime").print_stats(args.profile)
         print(out.getvalue())
     load_setup.close_pool()
 
