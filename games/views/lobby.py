@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import selectors, services
 from games.forms import GameForm
 from games.models import Game, Seat
+from games.presenters import game_list
 from games.selectors import seating
 
 YOUR_TURN_ON_HOME = 5
@@ -105,7 +106,32 @@ def my_games(request):
         "any_games": any(getattr(page, key) for key, _title in sections),
         "page": page,
     }
+    context["sections"][-1]["items_html"] = game_list.finished_items(
+        [_finished_row(game) for game in page.finished]
+    )
     return render(request, "games/mine.html", context)
+
+
+def _finished_row(game: Game) -> game_list.FinishedRow:
+    """A finished (or aborted) game of the player's history, as its list row shows it
+    (``selectors.my_games`` described it: place, winners, date)."""
+    pentobi = game.mode == Game.Mode.CLASSIC and (
+        game.players != 3 or not game.shared_color or game.shared_color == "green"
+    )  # Pentobi shares only green in a three-player game (games/engine/blksgf.py)
+    return game_list.FinishedRow(
+        public_id=game.public_id,
+        when_label=str(game.when_label),
+        when=game.when,
+        mode=game.mode,
+        mode_name=str(game.get_mode_display()),
+        players=game.players,
+        finished=game.status == Game.Status.FINISHED,
+        status_name=str(game.get_status_display()),
+        my_place=game.my_place,
+        seat_labels=tuple(str(s.label) for s in game.seats.all()),
+        winners=tuple(str(w) for w in game.winners),
+        pentobi=pentobi,
+    )
 
 
 @login_required
