@@ -36,6 +36,8 @@ def silenced(creator, invitee_ids: list[int]) -> set[int]:
 
 def visible_invitations(user, games: list[Game]) -> list[Game]:
     """``games`` (where ``user`` holds an invitation) without those from players they blocked."""
+    if not games:
+        return games  # nothing to filter: no query for the blocks
     hidden = blocked_ids(user)
     return [game for game in games if game.created_by_id not in hidden]
 

@@ -135,7 +135,7 @@ def submit(
             new = engine.apply(state, action)
         except IllegalAction as exc:
             raise Refused(str(exc)) from None
-        record(game, new, seat=controller, user=user, action=action, key=key)
+        record(game, new, seat=controller, user=user, action=action, key=key, seats=seats.values())
         if not by_ai and seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
@@ -145,11 +145,21 @@ def submit(
 
 
 def record(
-    game: Game, new: State, *, seat: int, user, action: dict, key: str = "", out_of_turn=False
+    game: Game,
+    new: State,
+    *,
+    seat: int,
+    user,
+    action: dict,
+    key: str = "",
+    out_of_turn=False,
+    seats=None,
 ) -> None:
     """Append ``action`` (sent by ``seat``; ``user`` None: the computer) to the locked ``game``
     and move its snapshot, clock and status to ``new``; the caller saves the game. Shared by
-    every write that plays an engine action (a move, a resignation: games.services.resign)."""
+    every write that plays an engine action (a move, a resignation: games.services.resign).
+    ``seats`` (every Seat with its user), where the caller read them under the lock, spare the
+    end of the game a query."""
     controller = game.to_move_seat
     try:
         # No savepoint: a failed insert ends this transaction through the Conflict raised.
@@ -174,7 +184,7 @@ def record(
     if new.over:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
-        ratings.record_results(game, new)  # places, scores and ratings: once, here
+        ratings.record_results(game, new, seats=seats)  # places, scores, ratings: once, here
 
 
 def owned_key(key: str, *, user, by_ai: bool) -> str:
@@ -204,7 +214,10 @@ def after_change(
     # lost nudge is made up by the pages' keepalive and resync (static/js/live.js).
     transaction.on_commit(lambda: nudges.game_changed(public_id, ply), robust=True)
     if state.over:
-        humans = game.seats.filter(kind=Seat.Kind.HUMAN).values_list("user_id", flat=True)
+        if seats is not None:
+            humans = [s.user_id for s in seats.values() if s.kind == Seat.Kind.HUMAN]
+        else:
+            humans = game.seats.filter(kind=Seat.Kind.HUMAN).values_list("user_id", flat=True)
         notify.devices_told(game_id=game_id, ply=ply, user_ids=list(humans), kind="over")
         return
     if seats is not None:

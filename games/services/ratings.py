@@ -33,7 +33,6 @@ from datetime import timedelta
 from functools import cache
 from itertools import combinations
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.translation import gettext
@@ -92,18 +91,23 @@ def computer_rating(level: str) -> int:
     return shown(computer_mu().get(level, computer_mu()["expert"]), COMPUTER_SIGMA)
 
 
-def record_results(game: Game, state) -> None:
+def record_results(game: Game, state, *, seats=None) -> None:
     """Write every seat's place and score and, for a rated game, rate its players.
 
-    Call inside the transaction that finishes the game, with the game row locked.
+    Call inside the transaction that finishes the game, with the game row locked. ``seats``
+    (every Seat of the game, read under that lock) spare a query; in index order or not.
     """
     final = {p["seat"]: p for p in engine.score(state)["players"]}
-    seats = list(game.seats.select_related("user"))
+    if seats is None:
+        seats = game.seats.select_related("user")
+    seats = sorted(seats, key=lambda s: s.index)
+    placed = []
     for seat in seats:
         mine = final.get(seat.index)
         if mine is not None:
             seat.final_place, seat.final_score = mine["place"], mine["score"]
-            seat.save(update_fields=["final_place", "final_score"])
+            placed.append(seat)
+    Seat.objects.bulk_update(placed, ["final_place", "final_score"])  # one query
     if game.rated:
         _rate(game, [s for s in seats if s.final_place is not None])
 
@@ -128,22 +132,39 @@ def _rate(game: Game, seats: list[Seat]) -> None:
         teams.append([MODEL.rating(mu=mu, sigma=sigma)])
     rated = MODEL.rate(teams, ranks=[s.final_place for s in seats])
     left_out = _left_out(game, seats, humans, teams)
-    with transaction.atomic():
-        for seat, before, (after,) in zip(seats, teams, rated, strict=True):
-            if seat not in humans or seat.user_id in left_out:
-                continue
-            row = ratings.get(seat.user_id) or Rating(user_id=seat.user_id, mode=game.mode)
-            row.mu, row.sigma = after.mu, after.sigma
-            row.ordinal = after.mu - 3 * after.sigma
-            row.games += 1
-            row.save()
-            RatingChange.objects.create(
+    # Inside the transaction that finishes the game (record_results): no savepoint of its own.
+    # The new rows go in one INSERT each table, the existing ratings in one UPDATE.
+    new_rows, old_rows, changes = [], [], []
+    for seat, before, (after,) in zip(seats, teams, rated, strict=True):
+        if seat not in humans or seat.user_id in left_out:
+            continue
+        row = ratings.get(seat.user_id)
+        if row is None:
+            row = Rating(user_id=seat.user_id, mode=game.mode)
+            new_rows.append(row)
+        else:
+            old_rows.append(row)
+        row.mu, row.sigma = after.mu, after.sigma
+        row.ordinal = after.mu - 3 * after.sigma
+        row.games += 1
+        changes.append(
+            RatingChange(
                 game=game,
                 user_id=seat.user_id,
                 mode=game.mode,
                 before=shown(before[0].mu, before[0].sigma),
                 after=shown(after.mu, after.sigma),
             )
+        )
+    if new_rows:
+        Rating.objects.bulk_create(new_rows)
+    if old_rows:
+        now = timezone.now()
+        for row in old_rows:
+            row.updated_at = now
+        Rating.objects.bulk_update(old_rows, ["mu", "sigma", "ordinal", "games", "updated_at"])
+    if changes:
+        RatingChange.objects.bulk_create(changes)
 
 
 def _left_out(game: Game, seats: list[Seat], humans: list[Seat], teams: list) -> set[int]:
