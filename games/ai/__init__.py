@@ -98,17 +98,28 @@ def decide(
 
 
 def choose_action(
-    state: State, *, level: str = "beginner", seed: int | None = None, worker: bool = False
+    state: State,
+    *,
+    level: str = "beginner",
+    seed: int | None = None,
+    worker: bool = False,
+    budget_share: float = 1.0,
 ) -> dict:
     """The website's entry point: the AI's action for the seat that decides in ``state``.
 
     Only that seat's view is passed on, so the choice never depends on what the seat may not
     know (other hands, the order of draw piles). ``worker`` says that a Celery worker asks
     (games.jobs.tasks.ai_play, not an eager task in a web request): only then does Master think for
-    its long budget; otherwise a Master seat plays at Expert's budget.
+    its long budget; otherwise a Master seat plays at Expert's budget. ``budget_share`` (at most
+    1) scales the searching levels' time (games.jobs.computer: a player waiting through many
+    computer turns in a row).
     """
     if state.over:
         raise ValueError("no decision to take: the game is over")
     if level in WORKER_ONLY and not worker:
         level = "expert"
-    return decide(view(state, state.controller()), level=level, seed=seed)
+    budget = None
+    if budget_share < 1.0 and level in ("expert", "master"):
+        full = MASTER_BUDGET if level == "master" else DEFAULT_BUDGET
+        budget = full * max(0.0, budget_share)
+    return decide(view(state, state.controller()), level=level, seed=seed, budget=budget)

@@ -5,10 +5,49 @@ player's turn whose time ran out. The services never call the AI themselves."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games import engine, services
 from games.ai import choose_action
+from games.engine import State
+from games.engine.forecast import turn_order
 from games.models import Game
 from games.services.timeouts import overdue
+
+# A player waits through the computers' turns between two of their decisions. At the full budget
+# that is one round of three computers (a 4-player game against three Experts: about 6 s); when
+# more computer turns come in a row (the player was skipped, their colours are out of pieces),
+# each of them thinks for a share of its budget, so that the wait stays about one round's
+# (issue #23: the player's wait p95 <= 8 s). Never under MIN_SHARE of the budget.
+WAIT_TURNS = 3
+MIN_SHARE = 0.25
+LOOK_AHEAD = 16  # colours looked at for the next player's decision
+
+
+def computer_turns_ahead(s: State, is_computer: Callable[[int], bool]) -> int:
+    """How many computer turns come from this one (counted) until a player's decision: the
+    colours to move in order (skipped ones pass, R6.1), stopping at the first colour a player
+    controls. The shared colour (R2.4) stops the count too: its rotation may give it to a
+    player. ``is_computer(seat)``: the seat plays by the computer."""
+    seat = s.controller()
+    if seat is None or not is_computer(seat):
+        return 0
+    turns = 1
+    for entry in turn_order(s, LOOK_AHEAD):
+        if entry["skipped"]:
+            continue
+        if entry["seat"] is None or not is_computer(entry["seat"]):
+            break
+        turns += 1
+    return turns
+
+
+def budget_share(s: State, is_computer: Callable[[int], bool]) -> float:
+    """The share of its budget the computer thinks for at this turn (1 within a round)."""
+    turns = computer_turns_ahead(s, is_computer)
+    if turns <= WAIT_TURNS:
+        return 1.0
+    return max(MIN_SHARE, WAIT_TURNS / turns)
 
 
 def _seed(game: Game, ply: int, offset: int = 0) -> int:
@@ -23,11 +62,17 @@ def play_computer_turn(game: Game, ply: int, *, worker: bool) -> int | None:
     if game.status != Game.Status.ACTIVE or game.ply != ply:
         return None
     state = game.current_state()
-    seat = game.seats.get(index=state.controller())
+    seats = {s.index: s for s in game.seats.all()}
+    seat = seats[state.controller()]
     if not seat.is_ai:
         return None
+    share = budget_share(state, lambda index: seats[index].is_ai)
     action = choose_action(
-        state, level=seat.ai_level or "beginner", seed=_seed(game, ply), worker=worker
+        state,
+        level=seat.ai_level or "beginner",
+        seed=_seed(game, ply),
+        worker=worker,
+        budget_share=share,
     )
     try:
         result = services.computer_submit(
