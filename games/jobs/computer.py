@@ -7,20 +7,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.utils import timezone
+
 from games import engine, services
-from games.ai import choose_action
+from games.ai import DEFAULT_BUDGET, MASTER_BUDGET, choose_action
 from games.engine import State
 from games.engine.forecast import turn_order
-from games.models import Game
+from games.models import Action, Game
 from games.services.timeouts import overdue
 
 # A player waits through the computers' turns between two of their decisions. At the full budget
-# that is one round of three computers (a 4-player game against three Experts: about 6 s); when
-# more computer turns come in a row (the player was skipped, their colours are out of pieces),
-# each of them thinks for a share of its budget, so that the wait stays about one round's
-# (issue #23: the player's wait p95 <= 8 s). Never under MIN_SHARE of the budget.
+# that is one round of three computers (a 4-player game against three Experts: about 6 s). When
+# more computer turns come before the player decides (they were skipped, their colours are out
+# of pieces), the turns still to come share what is left of that round's time, so that the wait
+# stays about one round's (issue #23: the player's wait p95 <= 8 s); never under MIN_SHARE of
+# the budget. Turns that a Skip adds in the middle of a round are only known when it is played:
+# the time already waited counts, not only the turns ahead.
 WAIT_TURNS = 3
-MIN_SHARE = 0.25
+MIN_SHARE = 0.15
 LOOK_AHEAD = 16  # colours looked at for the next player's decision
 
 
@@ -42,12 +46,29 @@ def computer_turns_ahead(s: State, is_computer: Callable[[int], bool]) -> int:
     return turns
 
 
-def budget_share(s: State, is_computer: Callable[[int], bool]) -> float:
-    """The share of its budget the computer thinks for at this turn (1 within a round)."""
+def budget_share(s: State, is_computer: Callable[[int], bool], waited: float = 0.0) -> float:
+    """The share of its budget the computer thinks for at this turn: what is left of one round's
+    time (``WAIT_TURNS`` budgets, less ``waited``: the time the player has waited so far, in
+    budgets) shared by the computer turns ahead; 1 at most, ``MIN_SHARE`` at least."""
     turns = computer_turns_ahead(s, is_computer)
-    if turns <= WAIT_TURNS:
+    if turns == 0:
         return 1.0
-    return max(MIN_SHARE, WAIT_TURNS / turns)
+    share = (WAIT_TURNS - waited) / turns
+    return max(MIN_SHARE, min(1.0, share))
+
+
+def waited_budgets(game: Game, budget: float) -> float:
+    """How long the players have waited for the computers, in budgets of ``budget`` seconds:
+    since the last action a player sent (or the game's start)."""
+    since = (
+        Action.objects.filter(game=game, by_ai=False)
+        .order_by("-ply")
+        .values_list("created_at", flat=True)
+        .first()
+    ) or game.started_at
+    if since is None or budget <= 0:
+        return 0.0
+    return max(0.0, (timezone.now() - since).total_seconds() / budget)
 
 
 def _seed(game: Game, ply: int, offset: int = 0) -> int:
@@ -66,10 +87,12 @@ def play_computer_turn(game: Game, ply: int, *, worker: bool) -> int | None:
     seat = seats[state.controller()]
     if not seat.is_ai:
         return None
-    share = budget_share(state, lambda index: seats[index].is_ai)
+    level = seat.ai_level or "beginner"
+    full = MASTER_BUDGET if level == "master" and worker else DEFAULT_BUDGET
+    share = budget_share(state, lambda index: seats[index].is_ai, waited_budgets(game, full))
     action = choose_action(
         state,
-        level=seat.ai_level or "beginner",
+        level=level,
         seed=_seed(game, ply),
         worker=worker,
         budget_share=share,

@@ -1,15 +1,26 @@
 """The player's wait through the computers' turns (issue #23): within one round the computer
 thinks for its whole budget; when more computer turns come in a row before the player decides
-(a Skip passes over them, R6.1; a Reverse changes who comes next, R6.2), each thinks for a share,
-so the wait stays about one round's."""
+(a Skip passes over them, R6.1; a Reverse changes who comes next, R6.2), the turns left share
+what is left of one round's time, so the wait stays about one round's."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import ai
 from games.engine import new_game
-from games.jobs.computer import MIN_SHARE, WAIT_TURNS, budget_share, computer_turns_ahead
+from games.jobs.computer import (
+    LOOK_AHEAD,
+    MIN_SHARE,
+    budget_share,
+    computer_turns_ahead,
+    waited_budgets,
+)
+from games.models import Action
+from tests.support.tables import alice_against_bob
 
 BLUE, YELLOW, RED, GREEN = range(4)
 
@@ -37,7 +48,17 @@ def test_r6_1_a_skip_over_the_player_makes_the_chain_longer_and_each_turn_shorte
     # Green plays Skip: blue is passed over, then yellow, red, green again before blue.
     s = at(GREEN, skip=True)
     assert computer_turns_ahead(s, human_blue) == 4
-    assert budget_share(s, human_blue) == pytest.approx(WAIT_TURNS / 4)
+    assert budget_share(s, human_blue) == pytest.approx(3 / 4)
+    # Yellow and red have already played (two budgets waited): a quarter round is left for four.
+    assert budget_share(s, human_blue, waited=2.0) == pytest.approx(1 / 4)
+
+
+def test_turns_a_skip_added_mid_round_share_what_is_left_never_under_the_floor():
+    # A round went by (three budgets waited), then a Skip passed over the player: yellow starts
+    # another round of three with no time left of the first one.
+    assert budget_share(at(YELLOW), human_blue, waited=3.1) == MIN_SHARE
+    # Within a round, the last computer gets what is left (the first two ran a little over).
+    assert budget_share(at(GREEN), human_blue, waited=2.2) == pytest.approx(0.8)
 
 
 def test_r6_2_a_reversed_direction_counts_the_colours_in_their_new_order():
@@ -46,11 +67,11 @@ def test_r6_2_a_reversed_direction_counts_the_colours_in_their_new_order():
     assert computer_turns_ahead(at(GREEN, direction=-1), human_blue) == 3
 
 
-def test_only_computers_at_the_table_think_at_the_floor_share_not_less():
+def test_only_computers_at_the_table_think_briefly_but_not_under_the_floor():
     s = at(YELLOW)
-    turns = computer_turns_ahead(s, lambda seat: True)
-    assert turns > WAIT_TURNS / MIN_SHARE
-    assert budget_share(s, lambda seat: True) == MIN_SHARE
+    assert computer_turns_ahead(s, lambda seat: True) == 1 + LOOK_AHEAD
+    assert budget_share(s, lambda seat: True) == pytest.approx(3 / (1 + LOOK_AHEAD))
+    assert budget_share(s, lambda seat: True, waited=10) == MIN_SHARE
 
 
 def test_r2_4_the_shared_colour_ends_the_count_since_a_player_may_play_it():
@@ -67,3 +88,14 @@ def test_choose_action_passes_the_share_to_the_search(monkeypatch):
     ai.choose_action(s, level="expert")
     ai.choose_action(s, level="casual", budget_share=0.5)  # no search budget to scale
     assert seen == [pytest.approx(ai.DEFAULT_BUDGET * 0.5), None, None]
+
+
+@pytest.mark.django_db
+def test_the_wait_counts_from_the_players_last_action(alice, bob):
+    game = alice_against_bob(alice, bob)
+    assert waited_budgets(game, 2.0) < 1  # just started: no action yet, the start counts
+    Action.objects.create(game=game, ply=game.ply + 1, seat=0, user=alice, payload={}, events=[])
+    Action.objects.create(game=game, ply=game.ply + 2, seat=1, by_ai=True, payload={}, events=[])
+    four_seconds_ago = timezone.now() - timedelta(seconds=4)
+    Action.objects.filter(game=game, by_ai=False).update(created_at=four_seconds_ago)
+    assert waited_budgets(game, 2.0) == pytest.approx(2.0, abs=0.2)
