@@ -5,6 +5,8 @@ never *what*: each page re-fetches its own partials through the views, which app
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import threading
 
 from asgiref.sync import async_to_sync
@@ -45,7 +47,29 @@ def _nudge_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
+def _forget_loop() -> None:
+    global _loop
+    _loop = None  # a forked child has the loop but not its thread: it starts its own
+
+
+os.register_at_fork(after_in_child=_forget_loop)
+
 SEND_TIMEOUT = 2.0  # seconds a nudge may take before it is given up (it runs after a commit)
+
+log = logging.getLogger(__name__)
+
+
+async def _send_twice(layer, group: str, message: dict) -> None:
+    """Tried twice: after a Redis blip the first attempt may fail on a dead pooled connection,
+    which channels_redis then replaces. A nudge that still fails is logged: the move it tells of
+    is committed whatever happens here, and the pages' keepalive and resync make it up."""
+    for attempt in (1, 2):
+        try:
+            await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+            return
+        except Exception:
+            if attempt == 2:
+                log.exception("nudge to %s not sent", group)
 
 
 def _send(group: str, message: dict) -> None:
@@ -53,20 +77,9 @@ def _send(group: str, message: dict) -> None:
     if layer is None:
         return
     if type(layer).__module__.startswith("channels_redis"):
-        # Tried twice: after a Redis blip the first attempt may fail on a dead pooled connection,
-        # which channels_redis then replaces. A nudge that still fails raises, and the caller's
-        # robust on_commit logs it: the move is committed whatever happens here.
-        for attempt in (1, 2):
-            future = asyncio.run_coroutine_threadsafe(
-                layer.group_send(group, message), _nudge_loop()
-            )
-            try:
-                future.result(timeout=SEND_TIMEOUT)
-                return
-            except Exception:
-                future.cancel()
-                if attempt == 2:
-                    raise
+        # Handed to the nudge loop and not waited for (issue #25): the answer to a move does not
+        # wait for Redis, and the nudge leaves within a millisecond all the same.
+        asyncio.run_coroutine_threadsafe(_send_twice(layer, group, message), _nudge_loop())
     else:  # the in-memory layer lives on its consumers' loop: stay on the caller's side
         async_to_sync(layer.group_send)(group, message)
 

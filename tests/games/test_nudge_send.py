@@ -1,0 +1,52 @@
+"""A nudge through the Redis channel layer leaves from the process's nudge loop without the
+request waiting for it (issue #25), reaches a listener on the real Redis, and one that cannot be
+sent (Redis away) is logged, never raised into the request."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import channel_layers, get_channel_layer
+
+from games.live import nudges
+
+
+@pytest.fixture
+def redis_layer(settings, require_redis):
+    from config.settings import redis_channel_layer
+
+    def use(url: str):
+        settings.CHANNEL_LAYERS = {"default": redis_channel_layer(url)}
+        channel_layers.backends.clear()
+        return get_channel_layer()
+
+    yield use
+    channel_layers.backends.clear()
+
+
+def test_a_nudge_reaches_a_listener_on_redis(redis_layer):
+    layer = redis_layer(os.environ["REDIS_URL"])
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(nudges.game_group("nudgetest"), channel)
+
+    nudges.game_changed("nudgetest", 7)
+
+    message = async_to_sync(layer.receive)(channel)
+    assert message == {"type": "game.changed", "ply": 7}
+
+
+def test_a_nudge_redis_cannot_take_is_logged_and_does_not_hold_the_request(redis_layer, caplog):
+    redis_layer("redis://127.0.0.1:1/0")  # nothing listens on port 1
+    caplog.set_level(logging.ERROR, logger="games.live.nudges")
+    started = time.perf_counter()
+    nudges.game_changed("nudgetest", 8)  # no exception
+    assert time.perf_counter() - started < 0.2
+    for _ in range(100):
+        if any("not sent" in r.getMessage() for r in caplog.records):
+            break
+        time.sleep(0.05)
+    assert any("nudge to game-nudgetest not sent" in r.getMessage() for r in caplog.records)
