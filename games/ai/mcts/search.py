@@ -19,7 +19,6 @@ import numpy as np
 
 from .compiled import njit
 from .position import (
-    L_READY,
     MAX_MOVES,
     P_LAST,
     P_ONB,
@@ -27,7 +26,7 @@ from .position import (
     copy_position,
     generate_considered,
     place,
-    playout_move,
+    playout,
     restore_lists,
     values,
 )
@@ -179,32 +178,6 @@ def _played(m, c, ply, seen):
 
 
 @njit(cache=True)
-def _playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
-    """Play the game out from colour ``turn`` (every colour by ``playout_move``; the next
-    colour is ``step`` on: 1 clockwise, 3 reversed)."""
-    idle = 0
-    c = turn
-    ready = lists[L_READY]
-    onboard = pos[P_ONB]
-    while idle < 4:
-        if done[c]:
-            idle += 1
-        else:
-            m = playout_move(c, pos, tab, lists, owner, hist)
-            if m < 0:
-                done[c] = 1
-                idle += 1
-            else:
-                if onboard[c] == 0:
-                    ready[c] = 0  # its first piece replaces the corners as attach points
-                place(c, m, pos, tab, hist)
-                _played(m, c, ply, seen)
-                ply += 1
-                idle = 0
-        c = (c + step) % 4
-
-
-@njit(cache=True)
 def _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen):
     """Add the playout's values along the path, and to the all-moves-as-first values of every
     edge whose placement the node's colour played later in the simulation."""
@@ -286,6 +259,6 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
                 break
             if n_count[node] < 0 and e_visits[pick] < expand_after:
                 break  # expanded on a later visit (long searches: MctsParams.expand_after_long)
-        _playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
+        playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
         values(pos[P_USED], pos[P_LAST], psize, owner, players, advanced, params, vals)
         _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen)
