@@ -20,18 +20,16 @@ import numpy as np
 from .compiled import njit
 from .position import (
     MAX_MOVES,
-    P_LAST,
     P_ONB,
-    P_USED,
     copy_position,
     generate_considered,
-    place,
+    place_arrays,
     playout,
     restore_lists,
     values,
 )
 from .priors import priors
-from .tables import T_CDIST, T_CELLS, T_SIZE
+from .tables import T_ADJ, T_ATT, T_CDIST, T_CELLS, T_NADJ, T_NATT, T_PIECE, T_SIZE
 
 SLICE = 64  # simulations per call of the compiled loop (between clock checks)
 
@@ -129,12 +127,10 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
         return
 
 
-@njit(cache=True)
-def _select(node, tree, params):
+@njit(cache=True, inline="always")
+def _select(node, n_first, n_count, n_visits, n_value, e_prior, e_visits, e_value, e_anum, e_aval,
+            cpuct, fpu, rave_k):  # fmt: skip
     """The edge PUCT picks at ``node`` (values blended with their all-moves-as-first values)."""
-    n_first, n_count, n_visits, n_value = tree[0], tree[1], tree[3], tree[4]
-    e_prior, e_visits, e_value, e_anum, e_aval = tree[6], tree[7], tree[8], tree[10], tree[11]
-    cpuct, fpu, rave_k = params[0], params[1], params[11]
     first = n_first[node]
     nv = n_visits[node]
     sq = math.sqrt(nv + 1.0)
@@ -155,10 +151,9 @@ def _select(node, tree, params):
     return pick
 
 
-@njit(cache=True)
-def _new_leaf(pick, tree):
+@njit(cache=True, inline="always")
+def _new_leaf(pick, n_count, n_visits, n_value, e_child, tops):
     """A node for the position after edge ``pick`` (if the tree has room); its index or -1."""
-    n_count, n_visits, n_value, e_child, tops = tree[1], tree[3], tree[4], tree[9], tree[12]
     if tops[0] >= n_count.shape[0]:
         return -1
     child = tops[0]
@@ -170,21 +165,12 @@ def _new_leaf(pick, tree):
     return child
 
 
-@njit(cache=True)
-def _played(m, c, ply, seen):
-    seen[0][m] = seen[3][0]
-    seen[1][m] = c
-    seen[2][m] = ply
-
-
-@njit(cache=True)
-def _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen):
+@njit(cache=True, inline="always")
+def _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
+            n_visits, n_value, e_move, e_visits, e_value, e_anum, e_aval, p_stamp, p_col, p_ply,
+            sim):  # fmt: skip
     """Add the playout's values along the path, and to the all-moves-as-first values of every
     edge whose placement the node's colour played later in the simulation."""
-    n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
-    e_move, e_visits, e_value, e_anum, e_aval = tree[5], tree[7], tree[8], tree[10], tree[11]
-    p_stamp, p_col, p_ply = seen[0], seen[1], seen[2]
-    sim = seen[3][0]
     for d in range(depth):
         nd = path_nodes[d]
         e = path_edges[d]
@@ -208,24 +194,31 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     ``mcts_choose`` each search their own tree at once)."""
     np.random.seed(seed)
     pos, lists, grids, given, seen, primed = work
-    n_count, n_colour, e_move, e_child, e_visits = tree[1], tree[2], tree[5], tree[9], tree[7]
-    tops = tree[12]
+    n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
+    e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
+    e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
+    feat, is_att, att_list, att_n, used, onboard, lastp = pos
+    piece, cells5, psize = tab[T_PIECE], tab[T_CELLS], tab[T_SIZE]
+    adj, nadj, att, natt = tab[T_ADJ], tab[T_NADJ], tab[T_ATT], tab[T_NATT]
+    p_stamp, p_col, p_ply, sims = seen
+    cpuct, fpu, rave_k = params[0], params[1], params[11]
     expand_after = params[12]
     step = int(params[15])
     skip = params[17] > 0.0
-    hist = (np.empty(3, np.int32), np.empty(3, np.int32))
+    hist_col, hist_mv = np.empty(3, np.int32), np.empty(3, np.int32)
+    hist = (hist_col, hist_mv)
     done = np.zeros(4, np.uint8)
     path_nodes = np.empty(128, np.int32)
     path_edges = np.empty(128, np.int32)
     path_owner = np.empty(128, np.int32)
     vals = np.zeros(4)
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
-    psize = tab[T_SIZE]
     for _ in range(count):
-        seen[3][0] += 1
+        sims[0] += 1
+        sim = sims[0]
         copy_position(pos, root)
-        hist[0][:] = hist0[0]
-        hist[1][:] = hist0[1]
+        hist_col[:] = hist0[0]
+        hist_mv[:] = hist0[1]
         restore_lists(lists, primed)
         done[:] = 0
         node = 0
@@ -240,10 +233,15 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             if n_count[node] == 0:
                 done[:] = 1
                 break  # the game is over
-            pick = _select(node, tree, params)
+            pick = _select(node, n_first, n_count, n_visits, n_value, e_prior, e_visits, e_value,
+                           e_anum, e_aval, cpuct, fpu, rave_k)  # fmt: skip
             c = n_colour[node]
-            place(c, e_move[pick], pos, tab, hist)
-            _played(e_move[pick], c, depth, seen)
+            m = e_move[pick]
+            place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5, piece,
+                         psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
+            p_stamp[m] = sim
+            p_col[m] = c
+            p_ply[m] = depth
             path_nodes[depth] = node
             path_edges[depth] = pick
             if c == shared:
@@ -255,10 +253,12 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             turn = (c + (2 * step if depth == 1 and skip else step)) % 4  # Skip (R6.1)
             node = e_child[pick]
             if node < 0:
-                _new_leaf(pick, tree)
+                _new_leaf(pick, n_count, n_visits, n_value, e_child, tops)
                 break
             if n_count[node] < 0 and e_visits[pick] < expand_after:
                 break  # expanded on a later visit (long searches: MctsParams.expand_after_long)
         playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
-        values(pos[P_USED], pos[P_LAST], psize, owner, players, advanced, params, vals)
-        _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen)
+        values(used, lastp, psize, owner, players, advanced, params, vals)
+        _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
+                n_visits, n_value, e_move, e_visits, e_value, e_anum, e_aval, p_stamp, p_col,
+                p_ply, sim)  # fmt: skip
