@@ -137,6 +137,8 @@ def new_tree(max_nodes: int, max_edges: int):
         np.empty(max_edges, np.int32),  # e_anum
         np.empty(max_edges, np.float32),  # e_aval
         np.array([1, 0], np.int64),  # tops: nodes, edges used
+        np.empty(max_edges, np.float32),  # e_q: the value selection reads (search._value)
+        np.empty(max_edges, np.float32),  # e_pw: prior / (1 + visits)
     )
 
 

@@ -31,6 +31,7 @@ from .position import (
 from .priors import priors
 from .tables import T_ADJ, T_ATT, T_CDIST, T_CELLS, T_NADJ, T_NATT, T_PIECE, T_SIZE
 
+NO_VALUE = -1e30  # an edge's e_q while it has no value (selection reads the node's mean)
 SLICE = 64  # simulations per call of the compiled loop (between clock checks)
 
 
@@ -69,7 +70,7 @@ class MctsParams:
 # -- the compiled part ----------------------------------------------------------------------
 #
 #   tree = (n_first, n_count, n_colour, n_visits, n_value,
-#           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops)
+#           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops, e_q, e_pw)
 #   hist = (hist_col, hist_mv): the latest three placements, oldest first
 #   seen = (p_stamp, p_col, p_ply, sim): which colour played a placement in this simulation, when
 
@@ -103,6 +104,7 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
     n_first, n_count, n_colour = tree[0], tree[1], tree[2]
     e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
     e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
+    e_q, e_pw = tree[13], tree[14]
     n_count[node] = 0
     for k in range(4):
         c = (turn + k * int(params[15])) % 4
@@ -123,28 +125,42 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
         for e in range(at, at + n):
             e_anum[e], e_aval[e], e_visits[e], e_value[e], e_child[e] = 0, 0.0, 0, 0.0, -1
         priors(c, at, n, e_move, e_prior, pos, tab, owner, grids, params[3:9], params[2])
+        for e in range(at, at + n):
+            e_q[e] = NO_VALUE
+            e_pw[e] = e_prior[e]
         tops[1] = at + n
         return
 
 
 @njit(cache=True, inline="always")
-def _select(node, n_first, n_count, n_visits, n_value, e_prior, e_visits, e_value, e_anum, e_aval,
-            cpuct, fpu, rave_k):  # fmt: skip
-    """The edge PUCT picks at ``node`` (values blended with their all-moves-as-first values)."""
+def _value(ev, value, an, aval, rave_k):
+    """An edge's value as selection reads it: its mean blended with its all-moves-as-first
+    mean (weight an / (an + ev + ev * an / rave_k)); NO_VALUE while it has neither."""
+    if ev == 0:
+        return aval / an if an > 0 else NO_VALUE
+    q = value / ev
+    if an > 0:
+        beta = an / (an + ev + ev * an / rave_k)
+        q = (1.0 - beta) * q + beta * aval / an
+    return q
+
+
+@njit(cache=True, inline="always")
+def _select(node, n_first, n_count, n_visits, n_value, e_q, e_pw, cpuct, fpu):
+    """The edge PUCT picks at ``node``: ``Q + cpuct * P * sqrt(N + 1) / (1 + n)``, from the
+    values and prior terms kept per edge (``_value``, ``e_pw``; an edge without a value reads
+    the node's mean minus ``fpu``): two loads an edge, no division."""
     first = n_first[node]
     nv = n_visits[node]
-    sq = math.sqrt(nv + 1.0)
+    k = cpuct * math.sqrt(nv + 1.0)
     base_q = (n_value[node] / nv if nv > 0 else 0.5) - fpu
     best = -1e9
     pick = first
     for e in range(first, first + n_count[node]):
-        ev = e_visits[e]
-        q = e_value[e] / ev if ev > 0 else base_q
-        an = e_anum[e]
-        if an > 0:
-            beta = an / (an + ev + ev * an / rave_k)
-            q = (1.0 - beta) * q + beta * e_aval[e] / an
-        u = q + cpuct * e_prior[e] * sq / (1.0 + ev)
+        q = e_q[e]
+        if q < -1.0:  # NO_VALUE (values are in [0, 1])
+            q = base_q
+        u = q + k * e_pw[e]
         if u > best:
             best = u
             pick = e
@@ -167,10 +183,11 @@ def _new_leaf(pick, n_count, n_visits, n_value, e_child, tops):
 
 @njit(cache=True, inline="always")
 def _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
-            n_visits, n_value, e_move, e_visits, e_value, e_anum, e_aval, p_stamp, p_col, p_ply,
-            sim):  # fmt: skip
+            n_visits, n_value, e_move, e_prior, e_visits, e_value, e_anum, e_aval, e_q, e_pw,
+            p_stamp, p_col, p_ply, sim, rave_k):  # fmt: skip
     """Add the playout's values along the path, and to the all-moves-as-first values of every
-    edge whose placement the node's colour played later in the simulation."""
+    edge whose placement the node's colour played later in the simulation; refresh the values
+    and prior terms selection reads of the edges changed."""
     for d in range(depth):
         nd = path_nodes[d]
         e = path_edges[d]
@@ -185,6 +202,9 @@ def _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n
             if p_stamp[m] == sim and p_col[m] == col and p_ply[m] >= d:
                 e_anum[f] += 1
                 e_aval[f] += v
+                e_q[f] = _value(e_visits[f], e_value[f], e_anum[f], e_aval[f], rave_k)
+        e_q[e] = _value(e_visits[e], e_value[e], e_anum[e], e_aval[e], rave_k)
+        e_pw[e] = e_prior[e] / (1.0 + e_visits[e])
 
 
 @njit(cache=True, nogil=True)
@@ -197,6 +217,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
     e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
     e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
+    e_q, e_pw = tree[13], tree[14]
     feat, is_att, att_list, att_n, used, onboard, lastp = pos
     piece, cells5, psize = tab[T_PIECE], tab[T_CELLS], tab[T_SIZE]
     adj, nadj, att, natt = tab[T_ADJ], tab[T_NADJ], tab[T_ATT], tab[T_NATT]
@@ -233,8 +254,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             if n_count[node] == 0:
                 done[:] = 1
                 break  # the game is over
-            pick = _select(node, n_first, n_count, n_visits, n_value, e_prior, e_visits, e_value,
-                           e_anum, e_aval, cpuct, fpu, rave_k)  # fmt: skip
+            pick = _select(node, n_first, n_count, n_visits, n_value, e_q, e_pw, cpuct, fpu)
             c = n_colour[node]
             m = e_move[pick]
             place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5, piece,
@@ -260,5 +280,5 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
         playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
         values(used, lastp, psize, owner, players, advanced, params, vals)
         _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
-                n_visits, n_value, e_move, e_visits, e_value, e_anum, e_aval, p_stamp, p_col,
-                p_ply, sim)  # fmt: skip
+                n_visits, n_value, e_move, e_prior, e_visits, e_value, e_anum, e_aval, e_q, e_pw,
+                p_stamp, p_col, p_ply, sim, rave_k)  # fmt: skip
