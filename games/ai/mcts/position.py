@@ -64,7 +64,7 @@ def new_position():
     feat = np.zeros((4, CELLS + 2), np.int16)
     feat[:, OFF] = FORB
     is_att = np.zeros((4, CELLS + 2), np.uint8)
-    att_list = np.zeros((4, CELLS), np.int16)
+    att_list = np.zeros((4, CELLS), np.uint16)
     att_n = np.zeros(4, np.int32)
     for c in range(4):
         for k, cell in enumerate(CORNER_SQUARES):
