@@ -4,7 +4,8 @@
   without a placement are skipped: in classic mode a colour that cannot place never can again,
   R8.1). Edges are chosen by PUCT (``Q + c * P * sqrt(N) / (1 + n)``), values blended with their
   all-moves-as-first values; unvisited edges start from the node's mean value minus ``fpu``.
-  A new leaf is played out at once and expanded on its next visit.
+  A new leaf is played out at once and expanded on a later visit: its second at depth 1, one
+  visit later every two levels deeper (``MctsParams.expand_inc``).
 * **Budget:** the search runs in slices of ``SLICE`` simulations between clock checks (the
   compiled loop cannot read the clock), until the time budget or ``max_sims`` is used up. With
   ``max_sims`` reached first and a seed, the choice is repeatable.
@@ -65,6 +66,10 @@ class MctsParams:
     centre_slack = 0.3
     threads = 2  # trees searched side by side (root parallelism), one per core
     expand_after_long = 6
+    # Deeper leaves wait longer: a leaf at depth d (the root's children: 1) is expanded once its
+    # edge has ``expand_after + expand_inc * (d - 1)`` visits (Pentobi's
+    # expansion_threshold_inc): fewer, better-informed expansions deep in the tree.
+    expand_inc = 0.5
 
 
 # -- the compiled part ----------------------------------------------------------------------
@@ -223,7 +228,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     adj, nadj, att, natt = tab[T_ADJ], tab[T_NADJ], tab[T_ATT], tab[T_NATT]
     p_stamp, p_col, p_ply, sims = seen
     cpuct, fpu, rave_k = params[0], params[1], params[11]
-    expand_after = params[12]
+    expand_after, expand_inc = params[12], params[20]
     step = int(params[15])
     skip = params[17] > 0.0
     hist_col, hist_mv = np.empty(3, np.int32), np.empty(3, np.int32)
@@ -275,8 +280,8 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             if node < 0:
                 _new_leaf(pick, n_count, n_visits, n_value, e_child, tops)
                 break
-            if n_count[node] < 0 and e_visits[pick] < expand_after:
-                break  # expanded on a later visit (long searches: MctsParams.expand_after_long)
+            if n_count[node] < 0 and e_visits[pick] < expand_after + expand_inc * (depth - 1):
+                break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
         playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
         values(used, lastp, psize, owner, players, advanced, params, vals)
         _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
