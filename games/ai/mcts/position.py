@@ -57,7 +57,7 @@ V5, Z5, F5, P5, T5, U5, X5 = 16, 20, 9, 13, 14, 15, 18  # PIECES.index of each (
 
 P_FEAT, P_ISATT, P_ATTL, P_ATTN, P_USED, P_ONB, P_LAST = range(7)
 L_MOVES, L_N, L_READY, L_DONE_AT, L_MARK, L_STAMP, L_CONS, L_ALL, L_CUM, L_LPTS, L_LPOW = range(11)
-L_GSIZE, L_NEW = 11, 12
+L_GSIZE, L_NEW, L_GAM = 11, 12, 13
 
 
 def new_position():
@@ -99,6 +99,7 @@ def new_lists(placements: int, weight_local: float = 1e6):
         np.array([weight_local**k for k in range(16)], np.float64),
         np.array([0.0, 1.0, 5.0, 25.0, 125.0, 625.0]),
         np.zeros(NPIECES, np.uint8),
+        np.zeros(MAX_MOVES, np.float64),  # the gammas of the placements an update adds
     )
 
 
@@ -230,6 +231,29 @@ def _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, sta
     return n
 
 
+@njit(cache=True, inline="always")
+def _add_weighed(c, a, cons, feat, stpt, cells5, mstart, mlist, out, n, mark, stamp, piece, psize,
+                 gsize, lpow, gam):  # fmt: skip
+    """``_add_at`` for a playout list (at 0), with each placement's gamma in ``gam`` (its local
+    points are the sum the legality check reads)."""
+    base = (a * NSTATUS + status(c, a, feat, stpt)) * NPIECES
+    for p in range(NPIECES):
+        if not cons[p]:
+            continue
+        g = gsize[psize[p]]
+        for j in range(mstart[base + p], mstart[base + p + 1]):
+            m = mlist[j]
+            if mark[m] == stamp:
+                continue
+            mark[m] = stamp
+            v = sum5(c, m, feat, cells5)
+            if v < FORB:
+                out[n] = m
+                gam[n] = g * lpow[v]
+                n += 1
+    return n
+
+
 @njit(cache=True)
 def generate(c, pos, tab, cons, out, at, mark, stamp):
     """Colour c's legal placements with the pieces ``cons`` marks, regenerated in full from its
@@ -263,7 +287,7 @@ def generate_considered(c, pos, tab, lists, out, at):
 
 @njit(cache=True, inline="always")
 def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist, out,
-            nmoves, ready, done_at, mark, now, cons, new, cum, lpow, gsize):  # fmt: skip
+            nmoves, ready, done_at, mark, now, cons, new, cum, lpow, gsize, gam):  # fmt: skip
     """Colour c's list brought up to date in ``out`` (module docstring), with the cumulative
     gammas of the pick in ``cum`` (5 ** squares x weight_local ** local points); its length."""
     n = 0
@@ -284,7 +308,8 @@ def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, 
         for i in range(att_n):
             a = att_list[c, i]
             if feat[c, a] < FORB:
-                n = _add_at(c, a, new, feat, stpt, cells5, mstart, mlist, out, 0, n, mark, now)
+                n = _add_weighed(c, a, new, feat, stpt, cells5, mstart, mlist, out, n, mark, now,
+                                 piece, psize, gsize, lpow, gam)  # fmt: skip
     else:
         grew = False
         for p in range(NPIECES):  # pieces considered since: at the old attach points too
@@ -295,15 +320,15 @@ def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, 
             for i in range(done_at[c]):
                 a = att_list[c, i]
                 if feat[c, a] < FORB:
-                    n = _add_at(c, a, cons[c], feat, stpt, cells5, mstart, mlist, out, 0, n,
-                                mark, now)  # fmt: skip
+                    n = _add_weighed(c, a, cons[c], feat, stpt, cells5, mstart, mlist, out, n,
+                                     mark, now, piece, psize, gsize, lpow, gam)  # fmt: skip
         for i in range(done_at[c], att_n):  # the attach points gained since
             a = att_list[c, i]
             if feat[c, a] < FORB:
-                n = _add_at(c, a, new, feat, stpt, cells5, mstart, mlist, out, 0, n, mark, now)
+                n = _add_weighed(c, a, new, feat, stpt, cells5, mstart, mlist, out, n, mark, now,
+                                 piece, psize, gsize, lpow, gam)  # fmt: skip
     for i in range(kept, n):
-        m = out[i]
-        total += gsize[psize[piece[m]]] * lpow[sum5(c, m, feat, cells5)]
+        total += gam[i]
         cum[i] = total
     return n
 
@@ -311,14 +336,15 @@ def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, 
 @njit(cache=True, inline="always")
 def update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5, stpt, mstart,
                   mlist, moves, nmoves, ready, done_at, mark, stamp, cons, every, new, cum, lpow,
-                  gsize):  # fmt: skip
+                  gsize, gam):  # fmt: skip
     """Bring colour c's playout list up to date (module docstring); its length."""
     out, mk, na = moves[c], mark[c], att_n[c]
     while True:
         considered_arrays(c, used, onboard, psize, every[c] > 0, new)
         stamp[0] += 1
         n = _update(c, feat, att_list, na, used, piece, psize, cells5, stpt, mstart, mlist, out,
-                    nmoves, ready, done_at, mk, stamp[0], cons, new, cum, lpow, gsize)  # fmt: skip
+                    nmoves, ready, done_at, mk, stamp[0], cons, new, cum, lpow, gsize,
+                    gam)  # fmt: skip
         ready[c] = 1
         for p in range(NPIECES):
             cons[c, p] = new[p]
@@ -339,11 +365,11 @@ def update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5,
 def update_moves(c, pos, tab, lists):
     """Bring colour c's playout list up to date (module docstring); its length."""
     feat, _, att_list, att_n, used, onboard, _ = pos
-    moves, nmoves, ready, done_at, mark, stamp, cons, every, cum, _, lpow, gsize, new = lists
+    moves, nmoves, ready, done_at, mark, stamp, cons, every, cum, _, lpow, gsize, new = lists[:13]
     return update_arrays(c, feat, att_list, att_n, used, onboard, tab[T_PIECE], tab[T_SIZE],
                          tab[T_CELLS], tab[T_STPT], tab[T_MSTART], tab[T_MLIST], moves, nmoves,
-                         ready, done_at, mark, stamp, cons, every, new, cum, lpow,
-                         gsize)  # fmt: skip
+                         ready, done_at, mark, stamp, cons, every, new, cum, lpow, gsize,
+                         lists[L_GAM])  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -396,7 +422,8 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
     latest pieces first), picked by binary search in the cumulative weights, until no colour
     can place. Each placement is stamped in ``seen`` (all moves as first) with its ply."""
     feat, is_att, att_list, att_n, used, onboard, lastp = pos
-    moves, nmoves, ready, done_at, mark, stamp, cons, every, cum, lpts, lpow, gsize, new = lists
+    moves, nmoves, ready, done_at, mark, stamp, cons, every, cum, lpts = lists[:10]
+    lpow, gsize, new, gam = lists[L_LPOW], lists[L_GSIZE], lists[L_NEW], lists[L_GAM]
     piece, cells5, psize = tab[T_PIECE], tab[T_CELLS], tab[T_SIZE]
     adj, nadj = tab[T_ADJ], tab[T_NADJ]
     att, natt, side, stpt = tab[T_ATT], tab[T_NATT], tab[T_SIDE], tab[T_STPT]
@@ -414,7 +441,7 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
                                    hist_mv, lpts)  # fmt: skip
         n = update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5, stpt,
                           mstart, mlist, moves, nmoves, ready, done_at, mark, stamp, cons, every,
-                          new, cum, lpow, gsize)  # fmt: skip
+                          new, cum, lpow, gsize, gam)  # fmt: skip
         m = -1
         if n > 0:
             x = np.random.random() * cum[n - 1]
