@@ -105,15 +105,20 @@ def new_lists(placements: int, weight_local: float = 1e6):
 
 @njit(cache=True)
 def copy_position(dst, src):
-    dst[P_FEAT][:] = src[P_FEAT]
-    dst[P_ISATT][:] = src[P_ISATT]
+    """dst = src, in explicit loops (numba's slice assignments measured 15x slower here)."""
+    feat, is_att, att_list, att_n, used, onboard, lastp = dst
+    s_feat, s_is_att, s_att_list, s_att_n, s_used, s_onboard, s_lastp = src
     for c in range(4):
-        n = src[P_ATTN][c]
-        dst[P_ATTL][c, :n] = src[P_ATTL][c, :n]
-    dst[P_ATTN][:] = src[P_ATTN]
-    dst[P_USED][:] = src[P_USED]
-    dst[P_ONB][:] = src[P_ONB]
-    dst[P_LAST][:] = src[P_LAST]
+        for i in range(feat.shape[1]):
+            feat[c, i] = s_feat[c, i]
+            is_att[c, i] = s_is_att[c, i]
+        for i in range(s_att_n[c]):
+            att_list[c, i] = s_att_list[c, i]
+        for p in range(used.shape[1]):
+            used[c, p] = s_used[c, p]
+        att_n[c] = s_att_n[c]
+        onboard[c] = s_onboard[c]
+        lastp[c] = s_lastp[c]
 
 
 @njit(cache=True, inline="always")
@@ -486,15 +491,32 @@ def prime_lists(root, tab, lists):
 
 @njit(cache=True)
 def restore_lists(lists, primed):
-    """Start a simulation's playout lists from the root's (``prime_lists``)."""
-    n = primed[L_N]
+    """Start a simulation's playout lists from the root's (``prime_lists``), in explicit loops."""
+    moves, nmoves, ready, done_at, cons, every = (
+        lists[L_MOVES],
+        lists[L_N],
+        lists[L_READY],
+        lists[L_DONE_AT],
+        lists[L_CONS],
+        lists[L_ALL],
+    )
+    s_moves, s_nmoves, s_ready, s_done_at, s_cons, s_every = (
+        primed[L_MOVES],
+        primed[L_N],
+        primed[L_READY],
+        primed[L_DONE_AT],
+        primed[L_CONS],
+        primed[L_ALL],
+    )
     for c in range(4):
-        lists[L_MOVES][c, : n[c]] = primed[L_MOVES][c, : n[c]]
-    lists[L_N][:] = n
-    lists[L_READY][:] = primed[L_READY]
-    lists[L_DONE_AT][:] = primed[L_DONE_AT]
-    lists[L_CONS][:] = primed[L_CONS]
-    lists[L_ALL][:] = primed[L_ALL]
+        for i in range(s_nmoves[c]):
+            moves[c, i] = s_moves[c, i]
+        for p in range(cons.shape[1]):
+            cons[c, p] = s_cons[c, p]
+        nmoves[c] = s_nmoves[c]
+        ready[c] = s_ready[c]
+        done_at[c] = s_done_at[c]
+        every[c] = s_every[c]
 
 
 @njit(cache=True)

@@ -232,6 +232,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     step = int(params[15])
     skip = params[17] > 0.0
     hist_col, hist_mv = np.empty(3, np.int32), np.empty(3, np.int32)
+    hist0_col, hist0_mv = hist0
     hist = (hist_col, hist_mv)
     done = np.zeros(4, np.uint8)
     path_nodes = np.empty(128, np.int32)
@@ -243,10 +244,12 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
         sims[0] += 1
         sim = sims[0]
         copy_position(pos, root)
-        hist_col[:] = hist0[0]
-        hist_mv[:] = hist0[1]
+        for i in range(3):  # explicit loops: numba's slice assignments cost far more here
+            hist_col[i] = hist0_col[i]
+            hist_mv[i] = hist0_mv[i]
         restore_lists(lists, primed)
-        done[:] = 0
+        for c in range(4):
+            done[c] = 0
         node = 0
         turn = turn0
         depth = 0
