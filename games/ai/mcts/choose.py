@@ -90,6 +90,7 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             1 if state is not None and state.skip_pending else 0,  # the next colour loses its turn
             -1 if state is None or state.shared is None else state.shared,
             0 if state is None else state.rotation,
+            params.expand_inc,
         ],
         np.float64,
     )
@@ -137,6 +138,8 @@ def new_tree(max_nodes: int, max_edges: int):
         np.empty(max_edges, np.int32),  # e_anum
         np.empty(max_edges, np.float32),  # e_aval
         np.array([1, 0], np.int64),  # tops: nodes, edges used
+        np.empty(max_edges, np.float32),  # e_q: the value selection reads (search._value)
+        np.empty(max_edges, np.float32),  # e_pw: prior / (1 + visits)
     )
 
 

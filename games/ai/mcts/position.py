@@ -57,14 +57,14 @@ V5, Z5, F5, P5, T5, U5, X5 = 16, 20, 9, 13, 14, 15, 18  # PIECES.index of each (
 
 P_FEAT, P_ISATT, P_ATTL, P_ATTN, P_USED, P_ONB, P_LAST = range(7)
 L_MOVES, L_N, L_READY, L_DONE_AT, L_MARK, L_STAMP, L_CONS, L_ALL, L_CUM, L_LPTS, L_LPOW = range(11)
-L_GSIZE, L_NEW = 11, 12
+L_GSIZE, L_NEW, L_GAM = 11, 12, 13
 
 
 def new_position():
     feat = np.zeros((4, CELLS + 2), np.int16)
     feat[:, OFF] = FORB
     is_att = np.zeros((4, CELLS + 2), np.uint8)
-    att_list = np.zeros((4, CELLS), np.int16)
+    att_list = np.zeros((4, CELLS), np.uint16)
     att_n = np.zeros(4, np.int32)
     for c in range(4):
         for k, cell in enumerate(CORNER_SQUARES):
@@ -99,34 +99,39 @@ def new_lists(placements: int, weight_local: float = 1e6):
         np.array([weight_local**k for k in range(16)], np.float64),
         np.array([0.0, 1.0, 5.0, 25.0, 125.0, 625.0]),
         np.zeros(NPIECES, np.uint8),
+        np.zeros(MAX_MOVES, np.float64),  # the gammas of the placements an update adds
     )
 
 
 @njit(cache=True)
 def copy_position(dst, src):
-    dst[P_FEAT][:] = src[P_FEAT]
-    dst[P_ISATT][:] = src[P_ISATT]
+    """dst = src, in explicit loops (numba's slice assignments measured 15x slower here)."""
+    feat, is_att, att_list, att_n, used, onboard, lastp = dst
+    s_feat, s_is_att, s_att_list, s_att_n, s_used, s_onboard, s_lastp = src
     for c in range(4):
-        n = src[P_ATTN][c]
-        dst[P_ATTL][c, :n] = src[P_ATTL][c, :n]
-    dst[P_ATTN][:] = src[P_ATTN]
-    dst[P_USED][:] = src[P_USED]
-    dst[P_ONB][:] = src[P_ONB]
-    dst[P_LAST][:] = src[P_LAST]
+        for i in range(feat.shape[1]):
+            feat[c, i] = s_feat[c, i]
+            is_att[c, i] = s_is_att[c, i]
+        for i in range(s_att_n[c]):
+            att_list[c, i] = s_att_list[c, i]
+        for p in range(used.shape[1]):
+            used[c, p] = s_used[c, p]
+        att_n[c] = s_att_n[c]
+        onboard[c] = s_onboard[c]
+        lastp[c] = s_lastp[c]
 
 
 @njit(cache=True, inline="always")
-def place(c, m, pos, tab, hist):
-    """Colour c places placement m (tree and playouts alike)."""
-    feat, is_att, att_list, att_n = pos[P_FEAT], pos[P_ISATT], pos[P_ATTL], pos[P_ATTN]
-    cells5, adj, att = tab[T_CELLS], tab[T_ADJ], tab[T_ATT]
-    nadj, natt = tab[T_NADJ], tab[T_NATT]
-    p = tab[T_PIECE][m]
-    if pos[P_ONB][c] == 0:  # its first piece: the corners stop being its attach points
+def place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5, piece, psize,
+                 adj, nadj, att, natt, hist_col, hist_mv):  # fmt: skip
+    """Colour c places placement m, on the position's and the tables' arrays themselves (the
+    compiled loops take them out of their tuples once: numba counts a reference each time)."""
+    p = piece[m]
+    if onboard[c] == 0:  # its first piece: the corners stop being its attach points
         for i in range(att_n[c]):
             is_att[c, att_list[c, i]] = 0
         att_n[c] = 0
-    for k in range(tab[T_SIZE][p]):
+    for k in range(psize[p]):
         cell = cells5[m, k]
         for col in range(4):
             feat[col, cell] |= FORB
@@ -138,12 +143,20 @@ def place(c, m, pos, tab, hist):
             is_att[c, d] = 1
             att_list[c, att_n[c]] = d
             att_n[c] += 1
-    pos[P_USED][c, p] = 1
-    pos[P_ONB][c] += 1
-    pos[P_LAST][c] = p
-    hist_col, hist_mv = hist
+    used[c, p] = 1
+    onboard[c] += 1
+    lastp[c] = p
     hist_col[0], hist_col[1], hist_col[2] = hist_col[1], hist_col[2], c
     hist_mv[0], hist_mv[1], hist_mv[2] = hist_mv[1], hist_mv[2], m
+
+
+@njit(cache=True)
+def place(c, m, pos, tab, hist):
+    """Colour c places placement m (tree and playouts alike)."""
+    feat, is_att, att_list, att_n, used, onboard, lastp = pos
+    place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, tab[T_CELLS],
+                 tab[T_PIECE], tab[T_SIZE], tab[T_ADJ], tab[T_NADJ], tab[T_ATT], tab[T_NATT],
+                 hist[0], hist[1])  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -186,17 +199,22 @@ def considered(k, p, sz):
 
 
 @njit(cache=True, inline="always")
-def considered_mask(c, pos, tab, every, out):
+def considered_arrays(c, used, onboard, psize, every, out):
     """out[p] = 1 for the unused pieces colour c's moves are generated with (all of them if
     ``every``); whether any."""
-    used, psize = pos[P_USED], tab[T_SIZE]
-    k = pos[P_ONB][c]
+    k = onboard[c]
     anyp = False
     for p in range(NPIECES):
         ok = not used[c, p] and (every or considered(k, p, psize[p]))
         out[p] = 1 if ok else 0
         anyp = anyp or ok
     return anyp
+
+
+@njit(cache=True)
+def considered_mask(c, pos, tab, every, out):
+    """``considered_arrays`` on a position tuple."""
+    return considered_arrays(c, pos[P_USED], pos[P_ONB], tab[T_SIZE], every, out)
 
 
 @njit(cache=True, inline="always")
@@ -214,6 +232,29 @@ def _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, sta
             mark[m] = stamp
             if sum5(c, m, feat, cells5) < FORB:
                 out[at + n] = m
+                n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _add_weighed(c, a, cons, feat, stpt, cells5, mstart, mlist, out, n, mark, stamp, piece, psize,
+                 gsize, lpow, gam):  # fmt: skip
+    """``_add_at`` for a playout list (at 0), with each placement's gamma in ``gam`` (its local
+    points are the sum the legality check reads)."""
+    base = (a * NSTATUS + status(c, a, feat, stpt)) * NPIECES
+    for p in range(NPIECES):
+        if not cons[p]:
+            continue
+        g = gsize[psize[p]]
+        for j in range(mstart[base + p], mstart[base + p + 1]):
+            m = mlist[j]
+            if mark[m] == stamp:
+                continue
+            mark[m] = stamp
+            v = sum5(c, m, feat, cells5)
+            if v < FORB:
+                out[n] = m
+                gam[n] = g * lpow[v]
                 n += 1
     return n
 
@@ -251,7 +292,7 @@ def generate_considered(c, pos, tab, lists, out, at):
 
 @njit(cache=True, inline="always")
 def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist, out,
-            nmoves, ready, done_at, mark, now, cons, new, cum, lpow, gsize):  # fmt: skip
+            nmoves, ready, done_at, mark, now, cons, new, cum, lpow, gsize, gam):  # fmt: skip
     """Colour c's list brought up to date in ``out`` (module docstring), with the cumulative
     gammas of the pick in ``cum`` (5 ** squares x weight_local ** local points); its length."""
     n = 0
@@ -272,7 +313,8 @@ def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, 
         for i in range(att_n):
             a = att_list[c, i]
             if feat[c, a] < FORB:
-                n = _add_at(c, a, new, feat, stpt, cells5, mstart, mlist, out, 0, n, mark, now)
+                n = _add_weighed(c, a, new, feat, stpt, cells5, mstart, mlist, out, n, mark, now,
+                                 piece, psize, gsize, lpow, gam)  # fmt: skip
     else:
         grew = False
         for p in range(NPIECES):  # pieces considered since: at the old attach points too
@@ -283,65 +325,75 @@ def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, 
             for i in range(done_at[c]):
                 a = att_list[c, i]
                 if feat[c, a] < FORB:
-                    n = _add_at(c, a, cons[c], feat, stpt, cells5, mstart, mlist, out, 0, n,
-                                mark, now)  # fmt: skip
+                    n = _add_weighed(c, a, cons[c], feat, stpt, cells5, mstart, mlist, out, n,
+                                     mark, now, piece, psize, gsize, lpow, gam)  # fmt: skip
         for i in range(done_at[c], att_n):  # the attach points gained since
             a = att_list[c, i]
             if feat[c, a] < FORB:
-                n = _add_at(c, a, new, feat, stpt, cells5, mstart, mlist, out, 0, n, mark, now)
+                n = _add_weighed(c, a, new, feat, stpt, cells5, mstart, mlist, out, n, mark, now,
+                                 piece, psize, gsize, lpow, gam)  # fmt: skip
     for i in range(kept, n):
-        m = out[i]
-        total += gsize[psize[piece[m]]] * lpow[sum5(c, m, feat, cells5)]
+        total += gam[i]
         cum[i] = total
     return n
 
 
 @njit(cache=True, inline="always")
-def update_moves(c, pos, tab, lists):
+def update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5, stpt, mstart,
+                  mlist, moves, nmoves, ready, done_at, mark, stamp, cons, every, new, cum, lpow,
+                  gsize, gam):  # fmt: skip
     """Bring colour c's playout list up to date (module docstring); its length."""
-    nmoves, ready, done_at = lists[L_N], lists[L_READY], lists[L_DONE_AT]
-    mark, stamp, cons = lists[L_MARK][c], lists[L_STAMP], lists[L_CONS]
-    every, new = lists[L_ALL], lists[L_NEW]
-    feat, att_list, att_n = pos[P_FEAT], pos[P_ATTL], pos[P_ATTN][c]
-    used, piece, cells5 = pos[P_USED], tab[T_PIECE], tab[T_CELLS]
-    stpt, mstart, mlist, psize = tab[T_STPT], tab[T_MSTART], tab[T_MLIST], tab[T_SIZE]
-    cum, lpow, gsize = lists[L_CUM], lists[L_LPOW], lists[L_GSIZE]
-    out = lists[L_MOVES][c]
+    out, mk, na = moves[c], mark[c], att_n[c]
     while True:
-        considered_mask(c, pos, tab, every[c] > 0, new)
+        considered_arrays(c, used, onboard, psize, every[c] > 0, new)
         stamp[0] += 1
-        n = _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist,
-                    out, nmoves, ready, done_at, mark, stamp[0], cons, new, cum, lpow,
-                    gsize)  # fmt: skip
+        n = _update(c, feat, att_list, na, used, piece, psize, cells5, stpt, mstart, mlist, out,
+                    nmoves, ready, done_at, mk, stamp[0], cons, new, cum, lpow, gsize,
+                    gam)  # fmt: skip
         ready[c] = 1
-        cons[c, :] = new
-        done_at[c] = att_n
+        for p in range(NPIECES):
+            cons[c, p] = new[p]
+        done_at[c] = na
         nmoves[c] = n
         if n > 0 or every[c]:
             return n
         every[c] = 1  # none of the considered pieces fits: every piece, from now on
+        for p in range(NPIECES):
+            if not used[c, p] and not new[p]:
+                break
+        else:
+            return 0  # they were every piece left already: the list stays empty
         ready[c] = 0
+
+
+@njit(cache=True)
+def update_moves(c, pos, tab, lists):
+    """Bring colour c's playout list up to date (module docstring); its length."""
+    feat, _, att_list, att_n, used, onboard, _ = pos
+    moves, nmoves, ready, done_at, mark, stamp, cons, every, cum, _, lpow, gsize, new = lists[:13]
+    return update_arrays(c, feat, att_list, att_n, used, onboard, tab[T_PIECE], tab[T_SIZE],
+                         tab[T_CELLS], tab[T_STPT], tab[T_MSTART], tab[T_MLIST], moves, nmoves,
+                         ready, done_at, mark, stamp, cons, every, new, cum, lpow, gsize,
+                         lists[L_GAM])  # fmt: skip
 
 
 @njit(cache=True, inline="always")
 def _add_local(c, p, feat, is_att, own, lpts, n):
-    if feat[c, p] & (FORB - 1) == 0:
-        feat[c, p] += 2 if own and is_att[c, p] and feat[c, p] < FORB else 1
+    """Square p is local to colour c (2 if also its own attach point), unless it is forbidden to
+    c (no legal placement covers it: its count would not matter) or local already."""
+    if feat[c, p] == 0:
+        feat[c, p] = 2 if own and is_att[c, p] else 1
         lpts[n] = p
         n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def set_local(c, pos, tab, lists, owner, hist):
+def set_local_arrays(c, feat, is_att, onboard, att, natt, side, owner, hist_col, hist_mv, lpts):
     """Add to ``feat[c]`` the local points: the attach points of the opponents' latest three
     pieces and the squares beside them (2 for one that is also c's own attach point, else 1);
-    their count (listed in lists[L_LPTS])."""
-    feat, is_att = pos[P_FEAT], pos[P_ISATT]
-    att, natt, side = tab[T_ATT], tab[T_NATT], tab[T_SIDE]
-    lpts = lists[L_LPTS]
-    own = pos[P_ONB][c] > 0
-    hist_col, hist_mv = hist
+    their count (listed in ``lpts``)."""
+    own = onboard[c] > 0
     n = 0
     for r in range(3):
         o = hist_col[r]
@@ -360,29 +412,68 @@ def set_local(c, pos, tab, lists, owner, hist):
     return n
 
 
-@njit(cache=True, inline="always")
-def playout_move(c, pos, tab, lists, owner, hist):
-    """Colour c's placement in a playout, or -1 (it cannot place): one at random with weight
-    5 ** squares x weight_local ** local points (placements covering the most squares next to
-    the opponents' latest pieces first), by binary search in the cumulative weights."""
-    n_local = set_local(c, pos, tab, lists, owner, hist)
-    n = update_moves(c, pos, tab, lists)
-    pick = -1
-    if n > 0:
-        cum = lists[L_CUM]
-        x = np.random.random() * cum[n - 1]
-        lo, hi = 0, n - 1
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if cum[mid] > x:
-                hi = mid
-            else:
-                lo = mid + 1
-        pick = lists[L_MOVES][c, lo]
-    feat, lpts = pos[P_FEAT], lists[L_LPTS]
-    for i in range(n_local):
-        feat[c, lpts[i]] &= FORB
-    return pick
+@njit(cache=True)
+def set_local(c, pos, tab, lists, owner, hist):
+    """``set_local_arrays`` on the tuples."""
+    return set_local_arrays(c, pos[P_FEAT], pos[P_ISATT], pos[P_ONB], tab[T_ATT], tab[T_NATT],
+                            tab[T_SIDE], owner, hist[0], hist[1], lists[L_LPTS])  # fmt: skip
+
+
+@njit(cache=True)
+def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
+    """Play the game out from colour ``turn`` (the next colour is ``step`` on: 1 clockwise, 3
+    reversed): each colour in turn places a placement at random with weight 5 ** squares x
+    weight_local ** local points (placements covering the most squares next to the opponents'
+    latest pieces first), picked by binary search in the cumulative weights, until no colour
+    can place. Each placement is stamped in ``seen`` (all moves as first) with its ply."""
+    feat, is_att, att_list, att_n, used, onboard, lastp = pos
+    moves, nmoves, ready, done_at, mark, stamp, cons, every, cum, lpts = lists[:10]
+    lpow, gsize, new, gam = lists[L_LPOW], lists[L_GSIZE], lists[L_NEW], lists[L_GAM]
+    piece, cells5, psize = tab[T_PIECE], tab[T_CELLS], tab[T_SIZE]
+    adj, nadj = tab[T_ADJ], tab[T_NADJ]
+    att, natt, side, stpt = tab[T_ATT], tab[T_NATT], tab[T_SIDE], tab[T_STPT]
+    mstart, mlist = tab[T_MSTART], tab[T_MLIST]
+    hist_col, hist_mv = hist
+    p_stamp, p_col, p_ply, sim = seen[0], seen[1], seen[2], seen[3][0]
+    idle = 0
+    c = turn
+    while idle < 4:
+        if done[c]:
+            idle += 1
+            c = (c + step) % 4
+            continue
+        n_local = set_local_arrays(c, feat, is_att, onboard, att, natt, side, owner, hist_col,
+                                   hist_mv, lpts)  # fmt: skip
+        n = update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5, stpt,
+                          mstart, mlist, moves, nmoves, ready, done_at, mark, stamp, cons, every,
+                          new, cum, lpow, gsize, gam)  # fmt: skip
+        m = -1
+        if n > 0:
+            x = np.random.random() * cum[n - 1]
+            lo, hi = 0, n - 1
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if cum[mid] > x:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            m = moves[c, lo]
+        for i in range(n_local):
+            feat[c, lpts[i]] &= FORB
+        if m < 0:
+            done[c] = 1
+            idle += 1
+        else:
+            if onboard[c] == 0:
+                ready[c] = 0  # its first piece replaces the corners as attach points
+            place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5, piece,
+                         psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
+            p_stamp[m] = sim
+            p_col[m] = c
+            p_ply[m] = ply
+            ply += 1
+            idle = 0
+        c = (c + step) % 4
 
 
 @njit(cache=True)
@@ -400,15 +491,32 @@ def prime_lists(root, tab, lists):
 
 @njit(cache=True)
 def restore_lists(lists, primed):
-    """Start a simulation's playout lists from the root's (``prime_lists``)."""
-    n = primed[L_N]
+    """Start a simulation's playout lists from the root's (``prime_lists``), in explicit loops."""
+    moves, nmoves, ready, done_at, cons, every = (
+        lists[L_MOVES],
+        lists[L_N],
+        lists[L_READY],
+        lists[L_DONE_AT],
+        lists[L_CONS],
+        lists[L_ALL],
+    )
+    s_moves, s_nmoves, s_ready, s_done_at, s_cons, s_every = (
+        primed[L_MOVES],
+        primed[L_N],
+        primed[L_READY],
+        primed[L_DONE_AT],
+        primed[L_CONS],
+        primed[L_ALL],
+    )
     for c in range(4):
-        lists[L_MOVES][c, : n[c]] = primed[L_MOVES][c, : n[c]]
-    lists[L_N][:] = n
-    lists[L_READY][:] = primed[L_READY]
-    lists[L_DONE_AT][:] = primed[L_DONE_AT]
-    lists[L_CONS][:] = primed[L_CONS]
-    lists[L_ALL][:] = primed[L_ALL]
+        for i in range(s_nmoves[c]):
+            moves[c, i] = s_moves[c, i]
+        for p in range(cons.shape[1]):
+            cons[c, p] = s_cons[c, p]
+        nmoves[c] = s_nmoves[c]
+        ready[c] = s_ready[c]
+        done_at[c] = s_done_at[c]
+        every[c] = s_every[c]
 
 
 @njit(cache=True)

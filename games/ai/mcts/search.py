@@ -4,7 +4,8 @@
   without a placement are skipped: in classic mode a colour that cannot place never can again,
   R8.1). Edges are chosen by PUCT (``Q + c * P * sqrt(N) / (1 + n)``), values blended with their
   all-moves-as-first values; unvisited edges start from the node's mean value minus ``fpu``.
-  A new leaf is played out at once and expanded on its next visit.
+  A new leaf is played out at once and expanded on a later visit: its second at depth 1, one
+  visit later every two levels deeper (``MctsParams.expand_inc``).
 * **Budget:** the search runs in slices of ``SLICE`` simulations between clock checks (the
   compiled loop cannot read the clock), until the time budget or ``max_sims`` is used up. With
   ``max_sims`` reached first and a seed, the choice is repeatable.
@@ -19,21 +20,19 @@ import numpy as np
 
 from .compiled import njit
 from .position import (
-    L_READY,
     MAX_MOVES,
-    P_LAST,
     P_ONB,
-    P_USED,
     copy_position,
     generate_considered,
-    place,
-    playout_move,
+    place_arrays,
+    playout,
     restore_lists,
     values,
 )
 from .priors import priors
-from .tables import T_CDIST, T_CELLS, T_SIZE
+from .tables import T_ADJ, T_ATT, T_CDIST, T_CELLS, T_NADJ, T_NATT, T_PIECE, T_SIZE
 
+NO_VALUE = -1e30  # an edge's e_q while it has no value (selection reads the node's mean)
 SLICE = 64  # simulations per call of the compiled loop (between clock checks)
 
 
@@ -67,12 +66,16 @@ class MctsParams:
     centre_slack = 0.3
     threads = 2  # trees searched side by side (root parallelism), one per core
     expand_after_long = 6
+    # Deeper leaves wait longer: a leaf at depth d (the root's children: 1) is expanded once its
+    # edge has ``expand_after + expand_inc * (d - 1)`` visits (Pentobi's
+    # expansion_threshold_inc): fewer, better-informed expansions deep in the tree.
+    expand_inc = 0.5
 
 
 # -- the compiled part ----------------------------------------------------------------------
 #
 #   tree = (n_first, n_count, n_colour, n_visits, n_value,
-#           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops)
+#           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops, e_q, e_pw)
 #   hist = (hist_col, hist_mv): the latest three placements, oldest first
 #   seen = (p_stamp, p_col, p_ply, sim): which colour played a placement in this simulation, when
 
@@ -106,6 +109,7 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
     n_first, n_count, n_colour = tree[0], tree[1], tree[2]
     e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
     e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
+    e_q, e_pw = tree[13], tree[14]
     n_count[node] = 0
     for k in range(4):
         c = (turn + k * int(params[15])) % 4
@@ -126,40 +130,51 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
         for e in range(at, at + n):
             e_anum[e], e_aval[e], e_visits[e], e_value[e], e_child[e] = 0, 0.0, 0, 0.0, -1
         priors(c, at, n, e_move, e_prior, pos, tab, owner, grids, params[3:9], params[2])
+        for e in range(at, at + n):
+            e_q[e] = NO_VALUE
+            e_pw[e] = e_prior[e]
         tops[1] = at + n
         return
 
 
-@njit(cache=True)
-def _select(node, tree, params):
-    """The edge PUCT picks at ``node`` (values blended with their all-moves-as-first values)."""
-    n_first, n_count, n_visits, n_value = tree[0], tree[1], tree[3], tree[4]
-    e_prior, e_visits, e_value, e_anum, e_aval = tree[6], tree[7], tree[8], tree[10], tree[11]
-    cpuct, fpu, rave_k = params[0], params[1], params[11]
+@njit(cache=True, inline="always")
+def _value(ev, value, an, aval, rave_k):
+    """An edge's value as selection reads it: its mean blended with its all-moves-as-first
+    mean (weight an / (an + ev + ev * an / rave_k)); NO_VALUE while it has neither."""
+    if ev == 0:
+        return aval / an if an > 0 else NO_VALUE
+    q = value / ev
+    if an > 0:
+        beta = an / (an + ev + ev * an / rave_k)
+        q = (1.0 - beta) * q + beta * aval / an
+    return q
+
+
+@njit(cache=True, inline="always")
+def _select(node, n_first, n_count, n_visits, n_value, e_q, e_pw, cpuct, fpu):
+    """The edge PUCT picks at ``node``: ``Q + cpuct * P * sqrt(N + 1) / (1 + n)``, from the
+    values and prior terms kept per edge (``_value``, ``e_pw``; an edge without a value reads
+    the node's mean minus ``fpu``): two loads an edge, no division."""
     first = n_first[node]
     nv = n_visits[node]
-    sq = math.sqrt(nv + 1.0)
+    k = cpuct * math.sqrt(nv + 1.0)
     base_q = (n_value[node] / nv if nv > 0 else 0.5) - fpu
     best = -1e9
     pick = first
     for e in range(first, first + n_count[node]):
-        ev = e_visits[e]
-        q = e_value[e] / ev if ev > 0 else base_q
-        an = e_anum[e]
-        if an > 0:
-            beta = an / (an + ev + ev * an / rave_k)
-            q = (1.0 - beta) * q + beta * e_aval[e] / an
-        u = q + cpuct * e_prior[e] * sq / (1.0 + ev)
+        q = e_q[e]
+        if q < -1.0:  # NO_VALUE (values are in [0, 1])
+            q = base_q
+        u = q + k * e_pw[e]
         if u > best:
             best = u
             pick = e
     return pick
 
 
-@njit(cache=True)
-def _new_leaf(pick, tree):
+@njit(cache=True, inline="always")
+def _new_leaf(pick, n_count, n_visits, n_value, e_child, tops):
     """A node for the position after edge ``pick`` (if the tree has room); its index or -1."""
-    n_count, n_visits, n_value, e_child, tops = tree[1], tree[3], tree[4], tree[9], tree[12]
     if tops[0] >= n_count.shape[0]:
         return -1
     child = tops[0]
@@ -171,47 +186,13 @@ def _new_leaf(pick, tree):
     return child
 
 
-@njit(cache=True)
-def _played(m, c, ply, seen):
-    seen[0][m] = seen[3][0]
-    seen[1][m] = c
-    seen[2][m] = ply
-
-
-@njit(cache=True)
-def _playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
-    """Play the game out from colour ``turn`` (every colour by ``playout_move``; the next
-    colour is ``step`` on: 1 clockwise, 3 reversed)."""
-    idle = 0
-    c = turn
-    ready = lists[L_READY]
-    onboard = pos[P_ONB]
-    while idle < 4:
-        if done[c]:
-            idle += 1
-        else:
-            m = playout_move(c, pos, tab, lists, owner, hist)
-            if m < 0:
-                done[c] = 1
-                idle += 1
-            else:
-                if onboard[c] == 0:
-                    ready[c] = 0  # its first piece replaces the corners as attach points
-                place(c, m, pos, tab, hist)
-                _played(m, c, ply, seen)
-                ply += 1
-                idle = 0
-        c = (c + step) % 4
-
-
-@njit(cache=True)
-def _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen):
+@njit(cache=True, inline="always")
+def _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
+            n_visits, n_value, e_move, e_prior, e_visits, e_value, e_anum, e_aval, e_q, e_pw,
+            p_stamp, p_col, p_ply, sim, rave_k):  # fmt: skip
     """Add the playout's values along the path, and to the all-moves-as-first values of every
-    edge whose placement the node's colour played later in the simulation."""
-    n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
-    e_move, e_visits, e_value, e_anum, e_aval = tree[5], tree[7], tree[8], tree[10], tree[11]
-    p_stamp, p_col, p_ply = seen[0], seen[1], seen[2]
-    sim = seen[3][0]
+    edge whose placement the node's colour played later in the simulation; refresh the values
+    and prior terms selection reads of the edges changed."""
     for d in range(depth):
         nd = path_nodes[d]
         e = path_edges[d]
@@ -226,6 +207,9 @@ def _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen):
             if p_stamp[m] == sim and p_col[m] == col and p_ply[m] >= d:
                 e_anum[f] += 1
                 e_aval[f] += v
+                e_q[f] = _value(e_visits[f], e_value[f], e_anum[f], e_aval[f], rave_k)
+        e_q[e] = _value(e_visits[e], e_value[e], e_anum[e], e_aval[e], rave_k)
+        e_pw[e] = e_prior[e] / (1.0 + e_visits[e])
 
 
 @njit(cache=True, nogil=True)
@@ -235,26 +219,37 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     ``mcts_choose`` each search their own tree at once)."""
     np.random.seed(seed)
     pos, lists, grids, given, seen, primed = work
-    n_count, n_colour, e_move, e_child, e_visits = tree[1], tree[2], tree[5], tree[9], tree[7]
-    tops = tree[12]
-    expand_after = params[12]
+    n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
+    e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
+    e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
+    e_q, e_pw = tree[13], tree[14]
+    feat, is_att, att_list, att_n, used, onboard, lastp = pos
+    piece, cells5, psize = tab[T_PIECE], tab[T_CELLS], tab[T_SIZE]
+    adj, nadj, att, natt = tab[T_ADJ], tab[T_NADJ], tab[T_ATT], tab[T_NATT]
+    p_stamp, p_col, p_ply, sims = seen
+    cpuct, fpu, rave_k = params[0], params[1], params[11]
+    expand_after, expand_inc = params[12], params[20]
     step = int(params[15])
     skip = params[17] > 0.0
-    hist = (np.empty(3, np.int32), np.empty(3, np.int32))
+    hist_col, hist_mv = np.empty(3, np.int32), np.empty(3, np.int32)
+    hist0_col, hist0_mv = hist0
+    hist = (hist_col, hist_mv)
     done = np.zeros(4, np.uint8)
     path_nodes = np.empty(128, np.int32)
     path_edges = np.empty(128, np.int32)
     path_owner = np.empty(128, np.int32)
     vals = np.zeros(4)
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
-    psize = tab[T_SIZE]
     for _ in range(count):
-        seen[3][0] += 1
+        sims[0] += 1
+        sim = sims[0]
         copy_position(pos, root)
-        hist[0][:] = hist0[0]
-        hist[1][:] = hist0[1]
+        for i in range(3):  # explicit loops: numba's slice assignments cost far more here
+            hist_col[i] = hist0_col[i]
+            hist_mv[i] = hist0_mv[i]
         restore_lists(lists, primed)
-        done[:] = 0
+        for c in range(4):
+            done[c] = 0
         node = 0
         turn = turn0
         depth = 0
@@ -267,10 +262,14 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             if n_count[node] == 0:
                 done[:] = 1
                 break  # the game is over
-            pick = _select(node, tree, params)
+            pick = _select(node, n_first, n_count, n_visits, n_value, e_q, e_pw, cpuct, fpu)
             c = n_colour[node]
-            place(c, e_move[pick], pos, tab, hist)
-            _played(e_move[pick], c, depth, seen)
+            m = e_move[pick]
+            place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5, piece,
+                         psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
+            p_stamp[m] = sim
+            p_col[m] = c
+            p_ply[m] = depth
             path_nodes[depth] = node
             path_edges[depth] = pick
             if c == shared:
@@ -282,10 +281,12 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             turn = (c + (2 * step if depth == 1 and skip else step)) % 4  # Skip (R6.1)
             node = e_child[pick]
             if node < 0:
-                _new_leaf(pick, tree)
+                _new_leaf(pick, n_count, n_visits, n_value, e_child, tops)
                 break
-            if n_count[node] < 0 and e_visits[pick] < expand_after:
-                break  # expanded on a later visit (long searches: MctsParams.expand_after_long)
-        _playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
-        values(pos[P_USED], pos[P_LAST], psize, owner, players, advanced, params, vals)
-        _backup(depth, path_nodes, path_edges, path_owner, vals, tree, seen)
+            if n_count[node] < 0 and e_visits[pick] < expand_after + expand_inc * (depth - 1):
+                break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
+        playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
+        values(used, lastp, psize, owner, players, advanced, params, vals)
+        _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
+                n_visits, n_value, e_move, e_prior, e_visits, e_value, e_anum, e_aval, e_q, e_pw,
+                p_stamp, p_col, p_ply, sim, rave_k)  # fmt: skip

@@ -102,11 +102,11 @@ def _moves_at(cells5, piece, psize, stpt):
 def _build():
     count = len(PLACEMENTS)
     piece = np.empty(count, np.int8)
-    cells5 = np.full((count, 5), PAD, np.int16)
-    adj = np.full((count, MAX_ADJ), PAD, np.int16)
+    cells5 = np.full((count, 5), PAD, np.uint16)
+    adj = np.full((count, MAX_ADJ), PAD, np.uint16)
     adjw = np.zeros((count, MAX_ADJ), np.int8)
     nadj = np.zeros(count, np.int8)
-    att = np.full((count, MAX_ATT), PAD, np.int16)
+    att = np.full((count, MAX_ATT), PAD, np.uint16)
     attw = np.zeros((count, MAX_ATT), np.int8)
     natt = np.zeros(count, np.int8)
     for i, value in enumerate(PLACEMENTS):
@@ -133,8 +133,8 @@ def _build():
         att[i, : len(corners)] = list(corners)
         attw[i, : len(corners)] = list(corners.values())
     psize = np.array([(cells5[piece == p][0] != PAD).sum() for p in range(NPIECES)], np.int8)
-    stpt = np.full((CELLS + 2, 6), OFF, np.int16)
-    side = np.full((CELLS + 2, 4), OFF, np.int16)
+    stpt = np.full((CELLS + 2, 6), OFF, np.uint16)
+    side = np.full((CELLS + 2, 4), OFF, np.uint16)
     centre = np.zeros(CELLS + 2, np.int8)
     for cell in range(CELLS):
         x, y = cell % SIZE, cell // SIZE
