@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from games.ai import decide, mcts
 from games.ai.expert import ExpertParams, expert_action
 from games.engine import apply, legal_actions, legal_placements, new_game, view
-from games.engine.pieces import PIECE_INDEX, PIECE_SHIFT, PIECE_SIZE, PIECES
+from games.engine.pieces import PIECE_INDEX, PIECE_SHIFT, PIECE_SIZE, PIECES, W, parse_squares
 from games.engine.rules import placement_text
 from tests.ai.positions import random_positions
 
@@ -383,3 +383,40 @@ def test_a_process_forked_after_a_threaded_search_searches_too():
         assert child.exitcode == 0
     finally:
         mcts.configure(threads=threads)
+
+
+def _touches(state, value: int, colour: int) -> bool:
+    """Whether placement ``value`` shares a side with a square of ``colour`` (R1.1 squares)."""
+    squares = parse_squares(placement_text(value))
+    beside = squares << 1 | squares >> 1 | squares << W | squares >> W
+    return bool(beside & state.boards[colour])
+
+
+class _Connect(mcts.MctsParams):
+    connect_pieces = 14
+
+
+def test_classic_two_players_can_open_by_joining_their_colours():
+    """Classic, two players (R2.3), ``connect_pieces`` set: while fewer pieces than that are on
+    the board, the search plays a placement beside its player's other colour whenever there is
+    one (among those nearest the centre while that rule holds too); four players and Shuffle
+    games have no such rule; off by default."""
+    s = next(
+        s
+        for seed in range(40)
+        for s in random_positions("classic", 2, seed=seed)
+        if s.step == "place"
+        and _Connect.centre_pieces < s.ply < _Connect.connect_pieces  # the centre race is over
+        and len({_touches(s, v, (s.turn + 2) % 4) for v in legal_placements(s)}) == 2
+    )
+    partner = (s.turn + 2) % 4
+    for seed in range(3):
+        value, _ = mcts.mcts_choose(
+            s, deadline=float("inf"), max_sims=100, seed=seed, params=_Connect
+        )
+        assert _touches(s, value, partner)
+    assert mcts.param_vector(_Connect, 1, s)[20] == 14
+    assert mcts.param_vector(mcts.MctsParams, 1, s)[20] == mcts.MctsParams.connect_pieces == 0
+    for mode, players in (("classic", 4), ("shuffle", 2)):
+        other = new_game(mode=mode, players=players, seed=1)
+        assert mcts.param_vector(_Connect, 1, other)[20] == 0

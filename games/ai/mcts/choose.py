@@ -90,6 +90,10 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             1 if state is not None and state.skip_pending else 0,  # the next colour loses its turn
             -1 if state is None or state.shared is None else state.shared,
             0 if state is None else state.rotation,
+            # the placements touching the player's other colour (two players, classic only)
+            params.connect_pieces
+            if state is not None and state.mode == "classic" and state.players == 2
+            else 0,
         ],
         np.float64,
     )

@@ -19,8 +19,10 @@ import numpy as np
 
 from .compiled import njit
 from .position import (
+    FORB,
     L_READY,
     MAX_MOVES,
+    P_FEAT,
     P_LAST,
     P_ONB,
     P_USED,
@@ -65,6 +67,11 @@ class MctsParams:
     # placements that come nearest the centre (within ``centre_slack`` squares of the nearest).
     centre_pieces = 12
     centre_slack = 0.3
+    # Classic two-player games (a player's two colours, R2.3): while fewer than
+    # ``connect_pieces`` pieces are on the board, the tree looks only at the placements that
+    # touch the player's other colour side to side, when there are any (Pentobi's classic_2
+    # rule, 14 there). Off: measured no better (bench/AI_RESULTS.md, "The second seat").
+    connect_pieces = 0
     threads = 2  # trees searched side by side (root parallelism), one per core
     expand_after_long = 6
 
@@ -100,6 +107,22 @@ def _centre_filter(at, n, e_move, tab, slack):
 
 
 @njit(cache=True)
+def _connect_filter(at, n, e_move, feat, cells5, partner):
+    """Keep, of the edges at..at+n, the placements beside a square of colour ``partner`` (one
+    of their squares is forbidden to the partner: beside its pieces, being empty), if any;
+    their new count."""
+    kept = 0
+    for e in range(at, at + n):
+        m = e_move[e]
+        for k in range(5):
+            if feat[partner, cells5[m, k]] >= FORB:
+                e_move[at + kept] = m
+                kept += 1
+                break
+    return n if kept == 0 else kept
+
+
+@njit(cache=True)
 def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params):
     """Give ``node`` its edges: the placements of the first colour from ``turn`` that has one
     (colours without one are marked done); none at all: the game is over (count 0)."""
@@ -120,8 +143,11 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
             if n == 0:
                 done[c] = 1
                 continue
-            if pos[P_ONB].sum() <= params[13]:
+            onboard = pos[P_ONB].sum()
+            if onboard <= params[13]:
                 n = _centre_filter(at, n, e_move, tab, params[14])
+            if onboard < params[20]:  # classic two players only (``param_vector``)
+                n = _connect_filter(at, n, e_move, pos[P_FEAT], tab[T_CELLS], (c + 2) % 4)
         n_first[node], n_count[node], n_colour[node] = at, n, c
         for e in range(at, at + n):
             e_anum[e], e_aval[e], e_visits[e], e_value[e], e_child[e] = 0, 0.0, 0, 0.0, -1
