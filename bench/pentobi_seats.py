@@ -2,15 +2,16 @@
 "the second seat"): its own self-play first-seat win rate, and its judgement of positions.
 
     PENTOBI_GTP=... PENTOBI_BOOKS=... .venv/bin/python bench/pentobi_seats.py selfplay \
-        --level 5 --games 40 --seed 1000 [--nobook] [--sgf DIR]
+        --level 5 --games 40 --seed 1000 [--second-level 4] [--nobook] [--sgf DIR]
     PENTOBI_GTP=... .venv/bin/python bench/pentobi_seats.py judge --level 6 FILE.blksgf ...
 
 ``selfplay``: Pentobi plays both sides (blue and red against yellow and green, its fixed
-corners), game g with ``--seed`` + g; a tie is half a win. ``judge``: for each game file (ours
-from ``bench/pentobi_arena.py --sgf``, or ``selfplay --sgf``), Pentobi (no book) searches the
-position before plies 8, 12, 16, 20, 24 and 32 with blue to move (``loadsgf FILE N+1``,
-``reg_genmove``) and gives its most visited move's value (``move_values``): the first player's
-expected result, 0 to 1.
+corners), game g with ``--seed`` + g; a tie is half a win; ``--second-level``: the second seat
+(yellow and green) is a second engine at that level (each engine is told the other's moves).
+``judge``: for each game file (ours from ``bench/pentobi_arena.py --sgf``, or ``selfplay
+--sgf``), Pentobi (no book) searches the position before plies 8, 12, 16, 20, 24 and 32 with
+blue to move (``loadsgf FILE N+1``, ``reg_genmove``) and gives its most visited move's value
+(``move_values``): the first player's expected result, 0 to 1.
 """
 
 from __future__ import annotations
@@ -38,10 +39,18 @@ def selfplay(binary: str, args) -> None:
     points, margins = 0.0, []
     for g in range(args.games):
         argv = pentobi_command(binary, 2, level=args.level, seed=args.seed + g, books=books)
-        with Gtp(argv) as gtp:
+        second = args.level if args.second_level is None else args.second_level
+        argv2 = pentobi_command(binary, 2, level=second, seed=args.seed + g, books=books)
+        with Gtp(argv) as gtp, Gtp(argv2) as gtp2:
+            engines = (gtp,) if args.second_level is None else (gtp, gtp2)
             passes, k = 0, 0
             while passes < 4:
-                answer = gtp.send(f"genmove {'1234'[k % 4]}").strip().lower()
+                colour = "1234"[k % 4]
+                mover = engines[k % 2 % len(engines)]
+                answer = mover.send(f"genmove {colour}").strip().lower()
+                for other in engines:
+                    if other is not mover and answer != "pass":
+                        other.send(f"play {colour} {answer}")
                 passes = passes + 1 if answer == "pass" else 0
                 k += 1
             final = gtp.send("final_score").strip()  # B+n, W+n or 0
@@ -55,7 +64,8 @@ def selfplay(binary: str, args) -> None:
     rate = points / args.games
     lo, hi = wilson(rate, args.games)
     print(
-        f"Pentobi level {args.level} ({'no book' if books is None else 'book'}), seeds "
+        f"Pentobi level {args.level} against level {second} "
+        f"({'no book' if books is None else 'book'}), seeds "
         f"{args.seed}-{args.seed + args.games - 1}: the first seat won {rate:.1%} "
         f"[{lo:.1%}, {hi:.1%}] of {args.games}; mean margin {statistics.fmean(margins):+.1f}"
     )
@@ -84,6 +94,7 @@ def main(argv=None) -> int:
     one.add_argument("--level", type=int, default=5)
     one.add_argument("--games", type=int, default=40)
     one.add_argument("--seed", type=int, default=1000)
+    one.add_argument("--second-level", type=int, help="the second seat's level (default --level)")
     one.add_argument("--nobook", action="store_true")
     one.add_argument("--sgf", help="write the games here")
     two = sub.add_parser("judge")
