@@ -59,7 +59,7 @@ for folder in (ROOT, ROOT / "bench"):  # the project, and bench/ai_arena.py besi
 
 from ai_arena import machine, pct  # noqa: E402
 
-from games.ai import LEVELS, decide  # noqa: E402
+from games.ai import LEVELS, decide, mcts  # noqa: E402
 from games.ai.arena import elo, mean_ci, percentile, wilson  # noqa: E402
 from games.engine import COLOURS, IllegalAction, apply, new_game  # noqa: E402
 from games.engine import score as engine_score  # noqa: E402
@@ -338,6 +338,7 @@ def _our_move(state, seat: int, game: dict, board_map: BoardMap, out: dict):
         level=game["level"],
         seed=game["seed"] * 1009 + state.ply,
         budget=game["budget"],
+        max_sims=game.get("sims"),
     )
     out["our_times"].append(time.perf_counter() - began)
     cells = cells_of(action["place"])
@@ -376,7 +377,11 @@ def square_list(value: int) -> str:
 
 
 def play_game(game: dict) -> dict:
-    """One game (``game``: players, our_seat, level, budget, seed, pentobi argv)."""
+    """One game (``game``: players, our_seat, level, budget, sims, threads, seed, pentobi argv)."""
+    if game.get("threads"):
+        mcts.configure(threads=game["threads"])
+    for name, value in (game.get("params") or {}).items():  # --param: a variant of the search
+        setattr(mcts.MctsParams, name, value)
     players, our_seat = game["players"], game["our_seat"]
     state = initial = new_game(mode="classic", players=players, scoring="advanced")
     board_map = BoardMap()
@@ -430,6 +435,8 @@ def games_of(args, argv_for) -> list[dict]:
     out = []
     for g in range(args.games):
         seed = args.seed + g // args.players
+        if args.our_seats is not None and g % args.players not in args.our_seats:
+            continue
         out.append(
             {
                 "index": g,
@@ -437,6 +444,9 @@ def games_of(args, argv_for) -> list[dict]:
                 "our_seat": g % args.players,
                 "level": args.level,
                 "budget": args.budget,
+                "sims": args.sims,
+                "threads": args.threads,
+                "params": args.param,
                 "seed": seed,
                 "argv": argv_for(seed),
                 "sgf_dir": args.sgf,
@@ -519,6 +529,9 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
         "level": args.level,
         "budget": args.budget,
         "pentobi_level": args.pentobi_level,
+        "sims": args.sims,
+        "threads": args.threads,
+        "params": args.param,
         "players": args.players,
         "seed": args.seed,
         "jobs": args.jobs,
@@ -558,6 +571,10 @@ def fmt_elo(value) -> str:
 def arena_markdown(report: dict) -> str:
     s = report["summary"]
     who = report["level"] + (f" (budget {report['budget']} s)" if report["budget"] else "")
+    if report.get("sims"):
+        who += f", {report['sims']} simulations a search"
+    if report.get("params"):
+        who += ", " + ", ".join(f"{k}={v}" for k, v in report["params"].items())
     lo, hi = s["win_ci95"]
     mlo, mhi = s["margin_ci95"]
     last_seed = report["seed"] + (s["games"] - 1) // report["players"]
@@ -664,10 +681,39 @@ def binary_from_env() -> str | None:
     return binary
 
 
+def _param(text: str) -> tuple[str, float]:
+    name, _, value = text.partition("=")
+    if not hasattr(mcts.MctsParams, name) or not value:
+        raise argparse.ArgumentTypeError(f"{text!r}: want NAME=VALUE, NAME an MctsParams constant")
+    kind = type(getattr(mcts.MctsParams, name))
+    return name, kind(float(value)) if kind is int else kind(value)
+
+
 def arena_args(argv: list[str]):
     parser = argparse.ArgumentParser(prog="bench/pentobi_arena.py", description=__doc__)
     parser.add_argument("--level", choices=LEVELS, default="expert")
     parser.add_argument("--budget", type=float, help="Expert's seconds per decision")
+    parser.add_argument(
+        "--sims",
+        type=int,
+        help="stop each of our searches at this many simulations (with a "
+        "large --budget: a run that does not depend on the machine's load)",
+    )
+    parser.add_argument("--threads", type=int, help="our search threads (default: Expert's)")
+    parser.add_argument(
+        "--param",
+        type=_param,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set an MctsParams constant for our search (a variant; repeatable)",
+    )
+    parser.add_argument(
+        "--our-seats",
+        type=lambda t: {int(x) for x in t.split(",")},
+        default=None,
+        help="play only the games where we sit in these seats (e.g. 1: the second player)",
+    )
     parser.add_argument("--pentobi-level", type=int, default=5, choices=range(1, 10))
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
     parser.add_argument("--games", type=int, default=20)
@@ -680,6 +726,7 @@ def arena_args(argv: list[str]):
     parser.add_argument("--json", help="also write the report as JSON to this file")
     parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
+    args.param = dict(args.param)
     if args.games < 1 or args.jobs < 1 or (args.budget is not None and args.budget <= 0):
         parser.error("--games, --jobs and --budget must be positive")
     return args
