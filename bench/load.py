@@ -455,6 +455,8 @@ def load_run(args, env, procs, think: str, label: str) -> dict:
             str(args.games),
             "--nudge-games",
             "0",
+            "--preplay-max",
+            str(args.preplay_max),
             "--seed",
             str(args.seed),
             "--out",
@@ -621,6 +623,11 @@ def main() -> None:
     p.add_argument("--http-port", type=int, default=18400)
     p.add_argument("--ws-port", type=int, default=18401)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--preplay-max", type=int, default=40,
+        help="each game is played a random 0..N plies first (0: every game from its start, so "
+        "that a short saturation run ends before the games do)",
+    )  # fmt: skip
     p.add_argument(
         "--ws",
         choices=["sync", "async", "pubsub"],

@@ -254,6 +254,12 @@ def _prefetch_seats(games: list[Game]) -> None:
     prefetch_related_objects(games, Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
 
+def prefetch_seats(*lists: list[Game]) -> None:
+    """The seats (with their players) of every game of several lists, in one query: the lobby's
+    open games, invitations and games in play (read with ``seats=False``)."""
+    _prefetch_seats([game for games in lists for game in games])
+
+
 def _describe(game: Game, user) -> None:
     """What a list row says about the game from ``user``'s seat (among the prefetched seats):
     their place, whether they are invited, the winners, and the date that matters (finished,
@@ -279,10 +285,11 @@ def game_by_public_id(public_id: str) -> Game | None:
     return Game.objects.filter(public_id=public_id).select_related("created_by").first()
 
 
-def invitations(user) -> list[Game]:
+def invitations(user, *, seats: bool = True) -> list[Game]:
     """Games not started yet where ``user`` holds an invitation: the lobby's notices (not those
     from a player ``user`` blocked: a block is silent, seating.visible_invitations); one query
-    through seat_unsettled_idx, and one for their seats."""
+    through seat_unsettled_idx, and one for their seats (``seats`` False: the caller reads them,
+    ``prefetch_seats``)."""
     games = list(
         Game.objects.listed()
         .filter(
@@ -295,33 +302,41 @@ def invitations(user) -> list[Game]:
         .order_by("-created_at")[:CURRENT_LISTED]
     )
     games = seating.visible_invitations(user, games)
-    _prefetch_seats(games)
+    if seats:
+        _prefetch_seats(games)
     return games
 
 
 WATCH_LISTED = 20
 
 
-def watchable_games():
-    """Public games in play, the most recently moved first: the lobby's "watch" list."""
-    return (
+def watchable_games(*, seats: bool = True):
+    """Public games in play, the most recently moved first: the lobby's "watch" list (with their
+    seats unless ``seats`` is False: the caller reads them, ``prefetch_seats``)."""
+    games = (
         Game.objects.listed()
         .filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
         .order_by("-turn_started_at")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))[
-            :WATCH_LISTED
-        ]
     )
+    if seats:
+        games = games.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+    return games[:WATCH_LISTED]
 
 
-def open_games(user=None):
-    """Games taking players, without those where someone seated has blocked ``user``."""
+def open_games(user=None, *, seats: bool = True):
+    """Games taking players, without those where someone seated has blocked ``user`` (with their
+    seats unless ``seats`` is False: the caller reads them, ``prefetch_seats``)."""
     games = Game.objects.open_to_join().listed()
     if user is not None and user.is_authenticated:
         games = games.exclude(seats__user__blocks_made__blocked=user)
-    return games.select_related("created_by").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    )
+    games = games.select_related("created_by")
+    if seats:
+        games = games.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+    return games
 
 
 def seat_snapshot(game: Game, seat: Seat | None) -> dict | None:

@@ -25,12 +25,13 @@ YOUR_TURN_ON_HOME = 5
 
 @require_GET
 def home(request):
-    games = list(selectors.open_games(request.user)[:50])
+    games = list(selectors.open_games(request.user, seats=False)[:50])
     your_turn, invitations = [], []
     if request.user.is_authenticated:
         your_turn = selectors.your_turn(request.user, limit=YOUR_TURN_ON_HOME)
-        invitations = selectors.invitations(request.user)
-    watch = list(selectors.watchable_games())
+        invitations = selectors.invitations(request.user, seats=False)
+    watch = list(selectors.watchable_games(seats=False))
+    selectors.prefetch_seats(games, invitations, watch)  # the three lists' seats: one query
     context = {
         "invitations": invitations,
         "open_rows": [_lobby_row(game, request.user) for game in games],
