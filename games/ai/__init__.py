@@ -53,6 +53,7 @@ __all__ = [
     "LEVELS",
     "MASTER_BUDGET",
     "choose_action",
+    "level_budget",
     "decide",
     "determinize",
 ]
@@ -93,8 +94,16 @@ def decide(
     else:
         search = expert_action
     if budget is None:
-        budget = MASTER_BUDGET if level == "master" else DEFAULT_BUDGET
+        budget = level_budget(level, worker=True)
     return search(seat_view, state, rng, budget=budget, max_sims=max_sims)
+
+
+def level_budget(level: str, *, worker: bool = False) -> float:
+    """The seconds a decision of ``level`` searches for: Master's long budget only in a worker
+    (``choose_action``), Expert's otherwise."""
+    if level in WORKER_ONLY and not worker:
+        level = "expert"
+    return MASTER_BUDGET if level == "master" else DEFAULT_BUDGET
 
 
 def choose_action(
@@ -120,6 +129,5 @@ def choose_action(
         level = "expert"
     budget = None
     if budget_share < 1.0 and level in ("expert", "master"):
-        full = MASTER_BUDGET if level == "master" else DEFAULT_BUDGET
-        budget = full * max(0.0, budget_share)
+        budget = level_budget(level, worker=worker) * max(0.0, budget_share)
     return decide(view(state, state.controller()), level=level, seed=seed, budget=budget)

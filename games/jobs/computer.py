@@ -10,7 +10,7 @@ from collections.abc import Callable
 from django.utils import timezone
 
 from games import engine, services
-from games.ai import DEFAULT_BUDGET, MASTER_BUDGET, choose_action
+from games.ai import choose_action, level_budget
 from games.engine import State
 from games.engine.forecast import turn_order
 from games.models import Action, Game
@@ -88,8 +88,8 @@ def play_computer_turn(game: Game, ply: int, *, worker: bool) -> int | None:
     if not seat.is_ai:
         return None
     level = seat.ai_level or "beginner"
-    full = MASTER_BUDGET if level == "master" and worker else DEFAULT_BUDGET
-    share = budget_share(state, lambda index: seats[index].is_ai, waited_budgets(game, full))
+    waited = waited_budgets(game, level_budget(level, worker=worker))
+    share = budget_share(state, lambda index: seats[index].is_ai, waited)
     action = choose_action(
         state,
         level=level,
