@@ -103,9 +103,11 @@ class User(AbstractUser):
         help_text=gettext_lazy("With one email a day: the hour it is sent, in your time zone."),
     )
 
-    # The end of the vacation in progress (accounts.vacations), null when not on vacation: read
-    # wherever a seat is shown, so it lives on the row; the Vacation rows keep the history that
-    # the yearly allowance is counted from.
+    # The end of the player's latest vacation (accounts.vacations): in the future while they are
+    # away, the moment they came back once it is over, null if they never went. Read wherever a
+    # seat is shown (``on_vacation``) and by every move clock (a turn that began after it has no
+    # vacation to subtract: no query), so it lives on the row; the Vacation rows keep the history
+    # that the yearly allowance is counted from.
     vacation_until = models.DateTimeField(null=True, blank=True)
 
     def email_language(self) -> str:

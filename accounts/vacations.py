@@ -85,12 +85,23 @@ def vacation_end(*, user, now: datetime | None = None) -> None:
     now = now or timezone.now()
     with transaction.atomic():
         Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(ends_at=now)
-        User.objects.filter(pk=user.pk).update(vacation_until=None)
+        # The latest vacation now ends here: kept, so the clocks know when it ended (``paused``).
+        User.objects.filter(pk=user.pk, vacation_until__gt=now).update(vacation_until=now)
 
 
-def paused(user_id: int | None, since: datetime, until: datetime) -> timedelta:
-    """How much of [since, until] the player spent on vacation: their clocks stood still then."""
+#: ``paused``'s ``last_end`` when the caller has not read the player's ``vacation_until``.
+UNKNOWN = object()
+
+
+def paused(user_id: int | None, since: datetime, until: datetime, last_end=UNKNOWN) -> timedelta:
+    """How much of [since, until] the player spent on vacation: their clocks stood still then.
+
+    ``last_end``: the player's ``User.vacation_until`` (the end of their latest vacation, None if
+    they never went) when the caller has it: a span that began after it holds no vacation, and
+    the Vacation rows are not read (a game page's clock, every first view)."""
     if user_id is None or until <= since:
+        return timedelta()
+    if last_end is not UNKNOWN and (last_end is None or last_end <= since):
         return timedelta()
     total = timedelta()
     for v in Vacation.objects.filter(user_id=user_id, ends_at__gt=since, starts_at__lt=until):

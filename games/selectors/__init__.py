@@ -418,8 +418,8 @@ def turn_clock(game: Game) -> dict | None:
     seat = next((s for s in seats if s.index == game.to_move_seat), None)
     if seat is None or seat.is_ai:
         return {"computer": True, "per_move": per_move}
-    due = clock.deadline(game, seat.user_id)
     user = seat.user
+    due = clock.deadline(game, seat.user_id, last_vacation_end=user and user.vacation_until)
     if user is not None and user.on_vacation():
         # The clock stands still while the player is away (selectors.clock): no countdown, no
         # "the computer plays at the deadline", the end of the vacation instead.

@@ -12,17 +12,21 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from accounts.vacations import paused
+from accounts.vacations import UNKNOWN, paused
 from games.models import Game, Seat
 
 
-def deadline(game: Game, user_id: int | None, now: datetime | None = None) -> datetime | None:
-    """When the turn running now runs out for the deciding player ``user_id`` (None if no clock)."""
+def deadline(
+    game: Game, user_id: int | None, now: datetime | None = None, last_vacation_end=UNKNOWN
+) -> datetime | None:
+    """When the turn running now runs out for the deciding player ``user_id`` (None if no clock).
+    ``last_vacation_end``: their ``User.vacation_until``, when the caller has read it (spares
+    the vacation query for a turn that began after it: ``accounts.vacations.paused``)."""
     if game.turn_started_at is None:
         return None
     now = now or timezone.now()
     base = game.turn_started_at + timedelta(seconds=game.move_seconds)
-    return base + paused(user_id, game.turn_started_at, now)
+    return base + paused(user_id, game.turn_started_at, now, last_vacation_end)
 
 
 def deciding_user(game: Game) -> int | None:
@@ -68,10 +72,10 @@ def reminder_due(game: Game, seat: Seat, now: datetime) -> bool:
     user = seat.user
     if user is None or user.on_vacation(now):
         return False
-    away = paused(user.pk, game.turn_started_at, now)
+    away = paused(user.pk, game.turn_started_at, now, user.vacation_until)
     if game.turn_started_at + timedelta(hours=user.reminder_hours) + away > now:
         return False
-    return deadline(game, user.pk, now) > now
+    return deadline(game, user.pk, now, user.vacation_until) > now
 
 
 def reminders_running(

@@ -8,7 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -44,7 +46,7 @@ def away(user, *, since_hours: float, until_hours: float) -> None:
     """A vacation that began ``since_hours`` ago and ends ``until_hours`` from now (or ago, < 0)."""
     start, end = NOW() - timedelta(hours=since_hours), NOW() + timedelta(hours=until_hours)
     Vacation.objects.create(user=user, starts_at=start, ends_at=end)
-    type(user).objects.filter(pk=user.pk).update(vacation_until=end if end > NOW() else None)
+    type(user).objects.filter(pk=user.pk).update(vacation_until=end)  # the latest one's end
     user.refresh_from_db()
 
 
@@ -229,3 +231,43 @@ def test_a_finished_game_does_not_say_who_is_on_vacation(duel, bob):
     Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
     seat = Game.objects.get(pk=duel.pk).seats.select_related("user").get(user=bob)
     assert seat.label == str(bob)
+
+
+def test_coming_back_keeps_the_end_of_the_vacation_for_the_clocks(duel, alice, bob):
+    """``vacation_until`` keeps the latest vacation's end once it is over: a turn that began
+    after it has nothing to subtract (no vacation query), one that began before it still has."""
+    vacations.vacation_start(user=bob, days=3)
+    vacations.vacation_end(user=bob)
+    bob.refresh_from_db()
+    back = bob.vacation_until
+    assert back is not None and back <= NOW() and not bob.on_vacation()
+    assert Vacation.objects.get(user=bob).ends_at == back
+
+    bobs_turn(duel, alice)
+    turn_began(duel, hours_ago=1)  # the turn began before he went: his seconds away count
+    paused = vacations.paused(bob.pk, duel.turn_started_at, NOW(), bob.vacation_until)
+    assert timedelta() < paused < timedelta(minutes=1)
+    assert paused == vacations.paused(bob.pk, duel.turn_started_at, NOW())
+
+    later = back + timedelta(seconds=1)  # a turn that began after he came back
+    with CaptureQueriesContext(connection) as queries:
+        assert vacations.paused(bob.pk, later, NOW(), bob.vacation_until) == timedelta()
+        assert vacations.paused(alice.pk, later, NOW(), alice.vacation_until) == timedelta()
+    assert len(queries) == 0
+
+
+def test_the_migration_fills_the_end_of_past_vacations(bob, alice):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("accounts.migrations.0011_vacation_until_latest_end")
+    away(bob, since_hours=50, until_hours=-40)
+    away(bob, since_hours=30, until_hours=-20)
+    type(bob).objects.filter(pk=bob.pk).update(vacation_until=None)  # as before 0011
+
+    migration.latest_end(apps, None)
+    bob.refresh_from_db()
+    alice.refresh_from_db()
+    assert bob.vacation_until == Vacation.objects.filter(user=bob).latest("ends_at").ends_at
+    assert alice.vacation_until is None  # never went
