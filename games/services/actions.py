@@ -107,7 +107,10 @@ def submit(
     by_ai = user is None
     with transaction.atomic():
         game = locked(game)
-        if key:
+        # A retry, or a page shown again with the key of a move it already made, comes with a
+        # ply the game has left: only then is the key looked up. At the game's own ply a key
+        # used before can only be an old move's: the insert's unique key refuses it (record).
+        if key and expected_ply != game.ply:
             done = Action.objects.filter(game=game, key=key).only("ply", "payload").first()
             if done is not None and done.payload == action:
                 return SubmitResult(ply=done.ply, duplicate=True)  # a retry: the same answer
@@ -128,7 +131,8 @@ def submit(
             )
         state = game.current_state()
         controller = state.controller()
-        seats = {s.index: s for s in game.seats.select_related("user")}  # one query for all
+        # One query for all, with what the turn notice needs (notify.devices_told).
+        seats = {s.index: s for s in notify.with_device_flags(game.seats.select_related("user"))}
         seat = seats[controller]
         may_play(seat)
         try:
@@ -174,7 +178,15 @@ def record(
             key=key,
             out_of_turn=out_of_turn,
         )
-    except IntegrityError:  # the lock makes this unreachable; never a 500 if it happens
+    except IntegrityError as exc:
+        if _constraint(exc) == "action_unique_key":
+            # The key of an earlier move, sent again at the game's ply (a page shown again from
+            # the browser's cache): nothing was written (the transaction ends here).
+            raise StalePly(
+                _("the game has moved on (you saw move %(seen)s, it is at %(ply)s)")
+                % {"seen": game.ply, "ply": game.ply}
+            ) from None
+        # The lock makes this unreachable; never a 500 if it happens.
         raise Conflict(_("this move was already recorded")) from None
     game.ply += 1
     game.state = new.to_json()
@@ -185,6 +197,16 @@ def record(
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         ratings.record_results(game, new, seats=seats)  # places, scores, ratings: once, here
+
+
+def _constraint(exc: IntegrityError) -> str:
+    """The name of the constraint a failed insert broke: PostgreSQL's diagnostics, or, on SQLite
+    (the embedded default), read from its message ("UNIQUE constraint failed: ...key")."""
+    diag = getattr(exc.__cause__, "diag", None)
+    name = getattr(diag, "constraint_name", None)
+    if name:
+        return name
+    return "action_unique_key" if str(exc).endswith("games_action.key") else ""
 
 
 def owned_key(key: str, *, user, by_ai: bool) -> str:
@@ -218,7 +240,13 @@ def after_change(
             humans = [s.user_id for s in seats.values() if s.kind == Seat.Kind.HUMAN]
         else:
             humans = game.seats.filter(kind=Seat.Kind.HUMAN).values_list("user_id", flat=True)
-        notify.devices_told(game_id=game_id, ply=ply, user_ids=list(humans), kind="over")
+        notify.devices_told(
+            game_id=game_id,
+            ply=ply,
+            user_ids=list(humans),
+            kind="over",
+            seats=seats.values() if seats else (),
+        )
         return
     if seats is not None:
         seat = seats[state.controller()]
@@ -233,7 +261,9 @@ def after_change(
         transaction.on_commit(
             lambda: nudges.your_turn(user_id, public_id, title, language), robust=True
         )
-        notify.devices_told(game_id=game_id, ply=ply, user_ids=[user_id], kind="turn")
+        notify.devices_told(
+            game_id=game_id, ply=ply, user_ids=[user_id], kind="turn", seats=at_table or ()
+        )
         if seat.user.email_turns == User.EmailTurns.EVERY:
             # ``ply`` is where this turn begins: the task sends nothing once it has been played,
             # nor if the player was at the board during the grace period (jobs.emails).

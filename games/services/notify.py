@@ -12,17 +12,32 @@ from games import jobs
 from games.models import NoticeSettings, PushSubscription
 
 
-def devices_told(*, game_id: int, ply: int, user_ids: list[int], kind: str) -> None:
-    """After commit: a "turn", "invite" or "over" notice to each player's devices and webhook."""
+def with_device_flags(seats):
+    """Seats (a queryset) with ``pushes`` and ``hooks``: whether the seat's player has a
+    subscribed device, a webhook. Read with the seats a move reads under its lock, they spare
+    ``devices_told`` its query."""
+    return seats.annotate(
+        pushes=Exists(PushSubscription.objects.filter(user=OuterRef("user"))),
+        hooks=Exists(NoticeSettings.objects.filter(user=OuterRef("user")).exclude(webhook_url="")),
+    )
+
+
+def devices_told(*, game_id: int, ply: int, user_ids: list[int], kind: str, seats=()) -> None:
+    """After commit: a "turn", "invite" or "over" notice to each player's devices and webhook.
+    ``seats``: the game's seats read ``with_device_flags`` (no query then)."""
     user_ids = [u for u in user_ids if u is not None]
     if not user_ids:
         return
-    # One query for both (it runs inside every move's transaction).
-    flags = User.objects.filter(pk__in=user_ids).values_list(
-        "pk",
-        Exists(PushSubscription.objects.filter(user=OuterRef("pk"))),
-        Exists(NoticeSettings.objects.filter(user=OuterRef("pk")).exclude(webhook_url="")),
-    )
+    flagged = [s for s in seats if hasattr(s, "pushes")]
+    if flagged:
+        flags = [(s.user_id, s.pushes, s.hooks) for s in flagged if s.user_id in user_ids]
+    else:
+        # One query for both (it runs inside every move's transaction).
+        flags = User.objects.filter(pk__in=user_ids).values_list(
+            "pk",
+            Exists(PushSubscription.objects.filter(user=OuterRef("pk"))),
+            Exists(NoticeSettings.objects.filter(user=OuterRef("pk")).exclude(webhook_url="")),
+        )
     pushed, hooked = set(), set()
     for user_id, push, hook in flags:
         if push:

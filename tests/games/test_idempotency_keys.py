@@ -78,3 +78,40 @@ def test_a_key_sent_again_with_another_move_is_refused_as_stale(duel, alice):
     with pytest.raises(services.StalePly):
         services.action_submit(game=duel, user=alice, action=other, expected_ply=0, key="k")
     assert duel.actions.count() == 1
+
+
+def test_an_old_moves_key_sent_at_the_games_ply_is_refused_and_writes_nothing(duel, alice, bob):
+    """The key is looked up only for a ply the game has left; at the game's own ply an old
+    move's key is refused by the insert's unique key: the same 409, nothing written."""
+    players = {0: alice, 1: bob}
+
+    def send(key: str = ""):
+        duel.refresh_from_db()
+        user = players[duel.current_state().controller()]
+        key = key or f"k{duel.ply}"
+        result = services.action_submit(
+            game=duel, user=user, action=first_action(duel), expected_ply=duel.ply, key=key
+        )
+        return user, key, result
+
+    used = {}
+    while True:  # each player moves once with a key of their own
+        user, key, _ = send()
+        used.setdefault(user.pk, key)
+        duel.refresh_from_db()
+        if players[duel.current_state().controller()].pk in used and len(used) == 2:
+            break
+    before = (duel.ply, duel.state, duel.actions.count())
+    user = players[duel.current_state().controller()]
+    with pytest.raises(services.StalePly, match="the game has moved on"):
+        services.action_submit(
+            game=duel,
+            user=user,
+            action=first_action(duel),
+            expected_ply=duel.ply,
+            key=used[user.pk],
+        )
+    duel.refresh_from_db()
+    assert (duel.ply, duel.state, duel.actions.count()) == before
+    _, _, again = send("new")
+    assert not again.duplicate and again.ply == before[0] + 1
