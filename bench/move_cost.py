@@ -14,7 +14,8 @@ client (the full middleware stack, sessions, auth, the production settings it ru
 database floor is the write path's database work alone (lock, update, insert) in the same
 process. Prints medians and p95 in ms, and with ``--profile N`` the N heaviest functions of the
 POSTs (cProfile, cumulative), or with ``--profile-what opponent`` of the opponent's first-view
-panel GETs.
+panel GETs; ``--sampler`` profiles them with pyinstrument (sampling, no per-call overhead:
+the shares as they are) instead.
 """
 
 from __future__ import annotations
@@ -70,6 +71,29 @@ def _floor_once(game_id: int, offset: int) -> None:
         Action.objects.create(game_id=game_id, ply=game.ply + offset, seat=0, payload={}, events=[])
 
 
+def make_profiler(args):
+    """cProfile (``--profile N``), pyinstrument (``--sampler``: sampling, no per-call overhead,
+    the real shares) or None; either has ``enable``/``disable``."""
+    if args.sampler:
+        from pyinstrument import Profiler
+
+        profiler = Profiler(interval=0.0001)
+        profiler.enable, profiler.disable = profiler.start, profiler.stop
+        return profiler
+    return cProfile.Profile() if args.profile else None
+
+
+def print_profile(profiler, args) -> None:
+    if args.sampler:
+        print(profiler.output_text(unicode=True, show_all=False, short_mode=False))
+        return
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("cumulative").print_stats(args.profile_filter, args.profile)
+    stats.sort_stats("tottime").print_stats(args.profile)
+    print(out.getvalue())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -84,6 +108,11 @@ def main() -> None:
     parser.add_argument(
         "--profile-filter", default="", help="only functions whose path matches this regex"
     )
+    parser.add_argument(
+        "--sampler",
+        action="store_true",
+        help="profile --profile-what with pyinstrument (sampling: the real shares) instead",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     tag = f"mc{secrets.token_hex(3)}"
@@ -94,7 +123,7 @@ def main() -> None:
         "panel GET, cached": [],
         "game page GET, cached panel": [],
     }
-    profiler = cProfile.Profile() if args.profile else None
+    profiler = make_profiler(args)
     ids = []
     for i in range(args.games):
         a, b = load_setup.make_users(2, f"{tag}{i}")
@@ -156,11 +185,7 @@ def main() -> None:
                 f"| {name} | {len(values)} | {statistics.median(values):.1f} | {p95(values):.1f} |"
             )
     if profiler:
-        out = io.StringIO()
-        stats = pstats.Stats(profiler, stream=out)
-        stats.sort_stats("cumulative").print_stats(args.profile_filter, args.profile)
-        stats.sort_stats("tottime").print_stats(args.profile)
-        print(out.getvalue())
+        print_profile(profiler, args)
     load_setup.close_pool()
 
 
