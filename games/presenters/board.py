@@ -158,11 +158,8 @@ def legal_data(decision: dict) -> dict | None:
     board.js looks the piece under the pointer up here (no rule runs in the browser)."""
     step = decision.get("step")
     legal = decision.get("legal", [])
-    if step in PLACE_STEPS:
-        by_piece: dict[str, list[str]] = defaultdict(list)
-        for a in legal:
-            by_piece[piece_of(a["place"])].append(a["place"])
-        return {"step": step, "placements": by_piece}
+    if step in PLACE_STEPS:  # grouped once, by the decision panel (presenters.decision)
+        return {"step": step, "placements": decision["by_piece"]}
     if step == "recycle":  # R6.7: one of the player's own pieces, picked on the board
         return {
             "step": step,

@@ -133,10 +133,17 @@ def _orientation_step(piece: str, texts: list[str], base: dict, params, link, ou
         out["marks"].setdefault(anchor, "target")
 
 
-def _place_panel(view, legal, params, link, out) -> None:
+def placements_by_piece(legal: list[dict]) -> dict[str, list[str]]:
+    """The legal placements (``{"place": text}`` actions, in order) grouped by piece."""
     by_piece: dict[str, list[str]] = defaultdict(list)
     for a in legal:
-        by_piece[piece_of(a["place"])].append(a["place"])
+        text = a["place"]
+        by_piece[piece_of(text)].append(text)
+    return by_piece
+
+
+def _place_panel(view, legal, params, link, out) -> None:
+    by_piece = out["by_piece"] = placements_by_piece(legal)  # board.legal_data reuses it
     piece = params.get("piece")
     piece = piece if piece in by_piece else None
     out["piece"] = piece
