@@ -72,6 +72,15 @@ def last_squares(view: dict, earlier_events) -> set[str]:
 _COLOUR_OF = dict(zip(LETTERS, COLOURS, strict=True))
 
 
+# The board table's column letters, above and below the squares: the same on every page.
+COLUMN_HEAD = mark_safe(
+    "<tr><td></td>" + "".join(f'<th scope="col">{c}</th>' for c in COLUMNS) + "<td></td></tr>"
+)
+COLUMN_FOOT = mark_safe(
+    "<tr><td></td>" + "".join(f'<td class="coord">{c}</td>' for c in COLUMNS) + "<td></td></tr>"
+)
+
+
 def board_html(view: dict, last: set[str], decision: dict) -> str:
     """The table board's rows, 20 down to 1: each cell with its colour, letter, the last move and
     what the panel marks; a target cell holds its control (a submit button or a selection link).

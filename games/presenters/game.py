@@ -111,6 +111,8 @@ def playing(
         "clock": clock,
         "over": view["over"],
         "board_html": board.board_html(view, last, decision),
+        "board_head": board.COLUMN_HEAD,
+        "board_foot": board.COLUMN_FOOT,
         "board_data": board.board_data(view, table["anchors"], last, decision),
         "legal": board.legal_data(decision) if deciding else None,
         "board_text": board.script_text(decision.get("step")),
