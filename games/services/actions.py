@@ -268,8 +268,11 @@ def after_change(
             # ``ply`` is where this turn begins: the task sends nothing once it has been played,
             # nor if the player was at the board during the grace period (jobs.emails).
             # Robust: a mail server that is down must not turn a committed move into an error.
+            # Published after the answer (jobs.queue_later_soon): a turn email may wait a moment.
             grace = settings.TURN_EMAIL_GRACE_SECONDS
             transaction.on_commit(
-                lambda: jobs.queue_later("send_turn_email", grace, game_id, ply, user_id, "turn"),
+                lambda: jobs.queue_later_soon(
+                    "send_turn_email", grace, game_id, ply, user_id, "turn"
+                ),
                 robust=True,
             )
