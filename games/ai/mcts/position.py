@@ -86,7 +86,7 @@ def new_lists(placements: int, weight_local: float = 1e6):
     """A thread's playout lists (module docstring); ``weight_local``: the pick's gamma factor
     per local point (the piece's is 5 per square)."""
     return (
-        np.zeros((4, MAX_MOVES), np.int32),
+        np.zeros((4, MAX_MOVES), np.uint16),
         np.zeros(4, np.int32),
         np.zeros(4, np.uint8),
         np.zeros(4, np.int32),
