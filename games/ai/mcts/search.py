@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .compiled import njit
+from .compiled import borrow, njit
 from .position import (
     MAX_MOVES,
     P_ONB,
@@ -218,6 +218,9 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     position ``root`` with colour ``turn0`` to move (without the GIL: the threads of
     ``mcts_choose`` each search their own tree at once)."""
     np.random.seed(seed)
+    # Every array below without its reference count (compiled.borrow): the caller holds them.
+    root, hist0, owner, params = borrow((root, hist0, owner, params))
+    tab, tree, work = borrow((tab, tree, work))
     pos, lists, grids, given, seen, primed = work
     n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
     e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
