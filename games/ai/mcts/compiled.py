@@ -8,6 +8,11 @@ playout's loop that was most of its time (thousands of atomic operations a playo
 counters the search threads share). A borrowed array has no counter: the increments see none
 and return. Borrow only arrays that outlive the borrowed copies (a compiled function's
 arguments, which its caller holds until it returns), never arrays made in the same function.
+
+The search loop (``search._run``) and the playout allocate nothing and are compiled with
+``_nrt=False``: numba emits no reference counting in them at all, and compiles the functions
+they call the same way (one that allocates then fails to compile: nothing slips through). The
+arrays they use are made beforehand (``choose.scratch``).
 """
 
 from __future__ import annotations
