@@ -107,7 +107,8 @@ def _values(used_rows, lastp, players, advanced, mode="classic"):
     owner = np.array([0, 1, 0, 1] if players == 2 else [0, 1, 2, 3], np.int32)
     out = np.zeros(4)
     vec = mcts.param_vector(_RankOnly, 1, new_game(mode=mode, players=players, seed=1))
-    mcts.values(used, np.array(lastp, np.int32), psize, owner, players, advanced, vec, out)
+    lastp = np.array(lastp, np.int32)
+    mcts.values(used, lastp, psize, owner, players, advanced, vec, out, np.zeros(4))
     return out
 
 

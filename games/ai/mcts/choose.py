@@ -99,8 +99,9 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
 def scratch(placements: int, given=None, root=None):
     """A thread's ``work`` tuple: its position, playout lists, prior grids, the root's
     placements if they are given (none: the root's are generated), the placements' stamps of
-    the simulation (all moves as first), and the root's playout lists (``prime_lists``; from
-    ``root``, the root position, else empty)."""
+    the simulation (all moves as first), the root's playout lists (``prime_lists``; from
+    ``root``, the root position, else empty), and the search loop's own scratch (the latest
+    three placements, colours done, the path, values: ``_run`` allocates nothing)."""
     primed = new_lists(placements)
     if root is not None:
         prime_lists(root, Tables.get(), primed)
@@ -116,6 +117,16 @@ def scratch(placements: int, given=None, root=None):
             np.zeros(1, np.int64),
         ),
         primed,
+        (
+            np.empty(3, np.int32),
+            np.empty(3, np.int32),
+            np.zeros(4, np.uint8),
+            np.empty(128, np.int32),
+            np.empty(128, np.int32),
+            np.empty(128, np.int32),
+            np.zeros(4),
+            np.zeros(4),
+        ),
     )
 
 

@@ -86,7 +86,7 @@ def new_lists(placements: int, weight_local: float = 1e6):
     """A thread's playout lists (module docstring); ``weight_local``: the pick's gamma factor
     per local point (the piece's is 5 per square)."""
     return (
-        np.zeros((4, MAX_MOVES), np.int32),
+        np.zeros((4, MAX_MOVES), np.uint16),
         np.zeros(4, np.int32),
         np.zeros(4, np.uint8),
         np.zeros(4, np.int32),
@@ -419,7 +419,7 @@ def set_local(c, pos, tab, lists, owner, hist):
                             tab[T_SIDE], owner, hist[0], hist[1], lists[L_LPTS])  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # allocates nothing: no reference counts (compiled.py)
 def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
     """Play the game out from colour ``turn`` (the next colour is ``step`` on: 1 clockwise, 3
     reversed): each colour in turn places a placement at random with weight 5 ** squares x
@@ -526,12 +526,13 @@ def reset_lists(lists):
 
 
 @njit(cache=True)
-def values(used, lastp, psize, owner, players, advanced, params, out):
+def values(used, lastp, psize, owner, players, advanced, params, out, points):
     """Each player's value in [0, 1] for a finished position (R8.3, R8.4): a player's points
     are the sum of their colours' (classic), or their worse colour's (``params[16]``: two
-    players in Shuffle mode)."""
+    players in Shuffle mode); ``points``: scratch for four."""
     margin_share, margin_scale, worst = params[9], params[10], params[16] > 0.0
-    points = np.full(4, 1e9) if worst else np.zeros(4)
+    for i in range(4):
+        points[i] = 1e9 if worst else 0.0
     for c in range(4):
         rem = 0
         for p in range(NPIECES):

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .compiled import njit
+from .compiled import borrow, njit
 from .position import (
     MAX_MOVES,
     P_ONB,
@@ -118,7 +118,8 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
         at = tops[1]
         if node == 0 and given.shape[0] > 0:  # the root's placements, given (card effects)
             n = given.shape[0]
-            e_move[at : at + n] = given
+            for i in range(n):
+                e_move[at + i] = given[i]
         else:
             n = generate_considered(c, pos, tab, lists, e_move, at)
             if n == 0:
@@ -212,13 +213,16 @@ def _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n
         e_pw[e] = e_prior[e] / (1.0 + e_visits[e])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts (compiled.py)
 def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab, tree, work):
     """Seed this thread's random numbers, then run ``count`` simulations from the root
     position ``root`` with colour ``turn0`` to move (without the GIL: the threads of
     ``mcts_choose`` each search their own tree at once)."""
     np.random.seed(seed)
-    pos, lists, grids, given, seen, primed = work
+    # Every array below without its reference count (compiled.borrow): the caller holds them.
+    root, hist0, owner, params = borrow((root, hist0, owner, params))
+    tab, tree, work = borrow((tab, tree, work))
+    pos, lists, grids, given, seen, primed, loop = work
     n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
     e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
     e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
@@ -231,14 +235,9 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     expand_after, expand_inc = params[12], params[20]
     step = int(params[15])
     skip = params[17] > 0.0
-    hist_col, hist_mv = np.empty(3, np.int32), np.empty(3, np.int32)
+    hist_col, hist_mv, done, path_nodes, path_edges, path_owner, vals, points = loop
     hist0_col, hist0_mv = hist0
     hist = (hist_col, hist_mv)
-    done = np.zeros(4, np.uint8)
-    path_nodes = np.empty(128, np.int32)
-    path_edges = np.empty(128, np.int32)
-    path_owner = np.empty(128, np.int32)
-    vals = np.zeros(4)
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
     for _ in range(count):
         sims[0] += 1
@@ -286,7 +285,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             if n_count[node] < 0 and e_visits[pick] < expand_after + expand_inc * (depth - 1):
                 break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
         playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
-        values(used, lastp, psize, owner, players, advanced, params, vals)
+        values(used, lastp, psize, owner, players, advanced, params, vals, points)
         _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
                 n_visits, n_value, e_move, e_prior, e_visits, e_value, e_anum, e_aval, e_q, e_pw,
                 p_stamp, p_col, p_ply, sim, rave_k)  # fmt: skip

@@ -85,7 +85,7 @@ def _moves_at(cells5, piece, psize, stpt):
         total += count[i]
     start[slots] = total
     fill = start[:slots].copy()
-    flat = np.empty(total, np.int32)
+    flat = np.empty(total, np.uint16)
     for m in range(n):
         p = piece[m]
         for k in range(psize[p]):
@@ -101,7 +101,7 @@ def _moves_at(cells5, piece, psize, stpt):
 
 def _build():
     count = len(PLACEMENTS)
-    piece = np.empty(count, np.int8)
+    piece = np.empty(count, np.uint8)
     cells5 = np.full((count, 5), PAD, np.uint16)
     adj = np.full((count, MAX_ADJ), PAD, np.uint16)
     adjw = np.zeros((count, MAX_ADJ), np.int8)
@@ -132,7 +132,7 @@ def _build():
         adjw[i, : len(sides)] = list(sides.values())
         att[i, : len(corners)] = list(corners)
         attw[i, : len(corners)] = list(corners.values())
-    psize = np.array([(cells5[piece == p][0] != PAD).sum() for p in range(NPIECES)], np.int8)
+    psize = np.array([(cells5[piece == p][0] != PAD).sum() for p in range(NPIECES)], np.uint8)
     stpt = np.full((CELLS + 2, 6), OFF, np.uint16)
     side = np.full((CELLS + 2, 4), OFF, np.uint16)
     centre = np.zeros(CELLS + 2, np.int8)
