@@ -35,6 +35,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors, services
 from games.models import Game
+from games.presenters import colours as colour_rows
 from games.presenters import concede
 from games.presenters import game as presenter
 from games.selectors import takebacks
@@ -165,8 +166,11 @@ def _respond(request, game, seat, params, *, page=False, message="", status=200)
     return render(request, PAGE, ctx, status=status)
 
 
-def _context(request, game, seat, params, links, *, message="", labels=None, facts=None) -> dict:
-    """The page's context; ``labels`` and ``facts`` when the caller has read them already."""
+def _context(
+    request, game, seat, params, links, *, message="", labels=None, facts=None, marked=False
+) -> dict:
+    """The page's context; ``labels`` and ``facts`` when the caller has read them already;
+    ``marked``: for the panel cache, the clock's words as their mark (``LEFT_MARK``)."""
     ctx = {
         "game": game,
         "seat": seat,
@@ -203,7 +207,14 @@ def _context(request, game, seat, params, links, *, message="", labels=None, fac
         snapshot["view"], selectors.shuffle_verdict(game) if over else None
     )
     ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
-    ctx["time_left"] = time_left(clock)
+    ctx["time_left"] = LEFT_MARK if marked else time_left(clock)
+    ctx["colours_html"] = colour_rows.rows_html(
+        ctx["colours"],
+        over=ctx["over"],
+        active=game.status == Game.Status.ACTIVE,
+        per_move=game.get_move_seconds_display(),
+        time_left=ctx["time_left"],
+    )
     ctx["concede"] = concede.controls(
         snapshot["view"],
         seat.index if seat is not None else None,
@@ -274,7 +285,7 @@ def _cached_panel(request, game, seat, params, links) -> str:
     key = _cache_key(facts, labels, links, asked, game)
     html = cache.get(key)
     if html is None:
-        ctx = _context(request, game, seat, params, links, labels=labels, facts=facts)
+        ctx = _context(request, game, seat, params, links, labels=labels, facts=facts, marked=True)
         ctx.update(csrf_token=CSRF_MARK, key=KEY_MARK, turn_ago=AGO_MARK, time_left=LEFT_MARK)
         html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
         if _recognised(asked, _shown_selection(ctx)):
