@@ -10,7 +10,7 @@ are decided by Expert twice, alternately, ``--rounds`` times each:
   does at its start), ``games.ai.decide`` with ``--budget`` seconds;
 * **command line**: a new process per decision, ``python -m games.ai move --level expert
   --budget B -`` with the position's record (RECORD.md) on standard input: what a user of the
-  command line runs. The process is run through a small wrapper that counts the simulations.
+  command line runs; the process is this script with `--child`, which counts the simulations.
 
 For each: the simulations the search ran within the budget (``stats["sims"]`` summed over the
 searches of one decision) and the wall time; for the command line also the whole process's wall
@@ -35,24 +35,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-# The command line's process, with the search's simulations counted on standard error.
-WRAPPER = """
-import json, sys, time
-from games.ai import mcts
-sims = []
-real = mcts.mcts_choose
-def counted(*args, **kwargs):
-    out = real(*args, **kwargs)
-    sims.append(out[1]["sims"])
-    return out
-mcts.mcts_choose = counted
-from games.ai.cli import main
-start = time.perf_counter()
-code = main(sys.argv[1:])
-took = time.perf_counter() - start
-print(json.dumps({"sims": sum(sims), "searches": len(sims), "main_s": took}), file=sys.stderr)
-sys.exit(code)
-"""
+
+class Counted:
+    """While in use: ``games.ai.mcts.mcts_choose`` counts its simulations in ``sims``."""
+
+    def __enter__(self):
+        from games.ai import mcts
+
+        self.mcts, self.real, self.sims = mcts, mcts.mcts_choose, []
+
+        def counted(*args, **kwargs):
+            out = self.real(*args, **kwargs)
+            self.sims.append(out[1]["sims"])
+            return out
+
+        mcts.mcts_choose = counted
+        return self
+
+    def __exit__(self, *exc):
+        self.mcts.mcts_choose = self.real
+
+
+def child(argv: list[str]) -> int:
+    """The command line's process (``--child ARGS``): ``python -m games.ai ARGS`` with the
+    search's simulations and the time of its ``main`` written on standard error."""
+    from games.ai.cli import main as cli_main
+
+    with Counted() as counted:
+        start = time.perf_counter()
+        code = cli_main(argv)
+        took = time.perf_counter() - start
+    print(json.dumps({"sims": sum(counted.sims), "main_s": took}), file=sys.stderr)
+    return code
 
 
 def positions(seed: int) -> list[tuple[str, dict]]:
@@ -86,33 +100,22 @@ def positions(seed: int) -> list[tuple[str, dict]]:
 
 
 def worker_decision(record: dict, budget: float, seed: int) -> tuple[int, float]:
-    from games.ai import decide, mcts
+    from games.ai import decide
     from games.engine import view
     from games.engine.record import replay
 
     state = replay(record)
-    sims = []
-    real = mcts.mcts_choose
-
-    def counted(*args, **kwargs):
-        out = real(*args, **kwargs)
-        sims.append(out[1]["sims"])
-        return out
-
-    mcts.mcts_choose = counted
-    try:
+    with Counted() as counted:
         start = time.perf_counter()
         decide(view(state, state.controller()), level="expert", seed=seed, budget=budget)
-        return sum(sims), time.perf_counter() - start
-    finally:
-        mcts.mcts_choose = real
+        return sum(counted.sims), time.perf_counter() - start
 
 
 def cli_decision(record: dict, budget: float, seed: int) -> tuple[int, float, float]:
     argv = ["move", "--level", "expert", "--budget", str(budget), "--seed", str(seed), "-"]
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", WRAPPER, *argv],
+        [sys.executable, __file__, "--child", *argv],
         input=json.dumps(record).encode(),
         capture_output=True,
         cwd=ROOT,
@@ -125,6 +128,8 @@ def cli_decision(record: dict, budget: float, seed: int) -> tuple[int, float, fl
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        sys.exit(child(sys.argv[2:]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=None)
