@@ -33,8 +33,9 @@ def _row(c: dict, over: bool, active: bool, per_move: str, time_left: str) -> st
     if c["mine"]:
         classes += " mine"
     you = f" {escape(_('(you)'))}" if c["mine"] else ""
+    # A space before the badge, as the template's line break gave (the head is not a flex box).
     badge = (
-        f'<span class="badge">{escape(_("to move"))}</span>' if c["to_move"] and not over else ""
+        f' <span class="badge">{escape(_("to move"))}</span>' if c["to_move"] and not over else ""
     )
     letter, label = escape(colour_letter(c["name"])), escape(capfirst(c["label"]))
     head = (
@@ -42,23 +43,23 @@ def _row(c: dict, over: bool, active: bool, per_move: str, time_left: str) -> st
         f'<strong>{label}</strong> <span class="cp-player">{escape(c["player"])}{you}</span>'
         f"{badge}</div>"
     )
+    # As {% blocktranslate %} does: the values escaped, the catalog's words as they are (the
+    # one-word ones come from {% translate %}, which escapes them). The spaces are the
+    # template's line breaks (flex items: for screen readers and copied text).
     n = c["remaining"]
-    facts = [ngettext("%(n)s square left", "%(n)s squares left", n) % {"n": n}]
+    spans = f"<span>{ngettext('%(n)s square left', '%(n)s squares left', n) % {'n': n}}</span> "
     deck = c.get("deck")
     if deck:
-        facts.append(_("%(n)s in hand") % {"n": deck["hand_count"]})
-        facts.append(_("pile %(n)s") % {"n": deck["pile_count"]})
-    # As {% blocktranslate %} does: the values escaped, the catalog's words as they are (the
-    # one-word ones below come from {% translate %}, which escapes them).
-    spans = "".join(f"<span>{f}</span>" for f in facts)
-    if deck:
+        spans += f"<span>{_('%(n)s in hand') % {'n': deck['hand_count']}}</span>"
+        spans += f"<span>{_('pile %(n)s') % {'n': deck['pile_count']}}</span> "
         if deck["top"]:
             spans += (
-                f' <span>{escape(_("discard:"))} <span title="{escape(deck["top_effect"])}">'
+                f'<span>{escape(_("discard:"))} <span title="{escape(deck["top_effect"])}">'
                 f"{escape(deck['top'])}</span></span>"
             )
         else:
-            spans += f" <span>{escape(_('no discards'))}</span>"
+            spans += f"<span>{escape(_('no discards'))}</span>"
+    spans += " "
     if c["passed"]:
         spans += f"<span>{escape(_('passed'))}</span>"
     if not c["in_play"]:

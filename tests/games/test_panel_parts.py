@@ -57,3 +57,35 @@ def test_the_move_log_items_escape_every_value_and_mark_the_new_turns():
     assert 'href="/games/x/replay/?ply=2"' in html and 'href="/games/x/replay/?ply=1"' in html
     assert '<span class="log-n">2.</span>' in html
     assert '<li class="ev-place">' in html
+
+
+def _colour_line(**changes) -> dict:
+    line = {
+        "name": "red",
+        "label": "red",
+        "player": "Alice <b>",
+        "supply": ["I5", "V3"],
+        "remaining": 8,
+        "passed": False,
+        "to_move": True,
+        "in_play": True,
+        "mine": True,
+        "deck": {"hand_count": 2, "pile_count": 25, "top": "Wild", "top_effect": 'a "wild" one'},
+        "clock": None,
+    }
+    return {**line, **changes}
+
+
+def test_the_colour_rows_say_what_the_template_said_with_its_spaces_and_escapes():
+    from games.presenters.colours import rows_html
+
+    with translation.override("en"):
+        html = rows_html([_colour_line()], over=False, active=True, per_move="1 day", time_left="")
+    text = re.sub(r"<[^>]+>", "", html)
+    # The badge stands apart from the name (the head is not a flex box: the space is the text's).
+    assert "Alice &lt;b&gt; (you) to move" in text
+    assert "8 squares left 2 in handpile 25 discard: Wild" in text  # the template's spacing
+    assert 'title="a &quot;wild&quot; one"' in html and "1 day per move" in text
+    assert "I5 V3" in text
+    over = rows_html([_colour_line()], over=True, active=False, per_move="1 day", time_left="")
+    assert "to move" not in over and "per move" not in over
