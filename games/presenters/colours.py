@@ -13,8 +13,6 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.translations import colour_letter
-
 
 def rows_html(
     colours: list[dict], *, over: bool, active: bool, per_move: str, time_left: str
@@ -37,7 +35,7 @@ def _row(c: dict, over: bool, active: bool, per_move: str, time_left: str) -> st
     badge = (
         f' <span class="badge">{escape(_("to move"))}</span>' if c["to_move"] and not over else ""
     )
-    letter, label = escape(colour_letter(c["name"])), escape(capfirst(c["label"]))
+    letter, label = escape(c["letter"]), escape(capfirst(c["label"]))
     head = (
         f'<div class="cp-head"><span class="swatch {name}" aria-hidden="true">{letter}</span> '
         f'<strong>{label}</strong> <span class="cp-player">{escape(c["player"])}{you}</span>'

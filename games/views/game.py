@@ -170,7 +170,8 @@ def _context(
     request, game, seat, params, links, *, message="", labels=None, facts=None, marked=False
 ) -> dict:
     """The page's context; ``labels`` and ``facts`` when the caller has read them already;
-    ``marked``: for the panel cache, the clock's words as their mark (``LEFT_MARK``)."""
+    ``marked``: for the panel cache, the per-request parts (the form's token and key, how long
+    ago the turn began, the clock's words) as their marks, filled in per request."""
     ctx = {
         "game": game,
         "seat": seat,
@@ -178,8 +179,10 @@ def _context(
         "message": message,
         "error": bool(message),
         "panel_url": links.panel_url,
-        "key": secrets.token_urlsafe(16),
+        "key": KEY_MARK if marked else secrets.token_urlsafe(16),
     }
+    if marked:
+        ctx["csrf_token"] = CSRF_MARK
     if game.status == Game.Status.OPEN or game.state is None:
         facts = selectors.table_facts(game, seat, request.user, links.token)
         ctx.update(presenter.joining(facts))
@@ -206,8 +209,11 @@ def _context(
     ctx["shuffle"] = presenter.shuffle(
         snapshot["view"], selectors.shuffle_verdict(game) if over else None
     )
-    ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
-    ctx["time_left"] = LEFT_MARK if marked else time_left(clock)
+    if marked:
+        ctx.update(turn_ago=AGO_MARK, time_left=LEFT_MARK)
+    else:
+        ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
+        ctx["time_left"] = time_left(clock)
     ctx["colours_html"] = colour_rows.rows_html(
         ctx["colours"],
         over=ctx["over"],
@@ -286,7 +292,6 @@ def _cached_panel(request, game, seat, params, links) -> str:
     html = cache.get(key)
     if html is None:
         ctx = _context(request, game, seat, params, links, labels=labels, facts=facts, marked=True)
-        ctx.update(csrf_token=CSRF_MARK, key=KEY_MARK, turn_ago=AGO_MARK, time_left=LEFT_MARK)
         html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
         if _recognised(asked, _shown_selection(ctx)):
             cache.set(key, html, CACHE_SECONDS)

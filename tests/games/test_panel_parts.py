@@ -63,6 +63,7 @@ def _colour_line(**changes) -> dict:
     line = {
         "name": "red",
         "label": "red",
+        "letter": "R",
         "player": "Alice <b>",
         "supply": ["I5", "V3"],
         "remaining": 8,
