@@ -14,7 +14,7 @@ from django.utils.translation import pgettext
 
 from games import engine
 from games.models import UNLISTED, Action, Game, Seat
-from games.selectors import clock, seating
+from games.selectors import clock, hot, seating
 
 
 def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Seat | None]:
@@ -23,16 +23,12 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
     A private game is visible to its seated and invited players, to staff, and to whoever holds
     its invite link; to anyone else it does not exist (404, not 403: no probing for ids).
     """
-    game = (
-        Game.objects.filter(public_id=public_id)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .first()
-    )
+    game = hot.game_with_seats(public_id)  # the game, then its seats with their users
     if game is None:
         raise Http404(_("no such game"))
     # All the seats in one query (2-4 rows): the viewer's seat, the invitation check and the
     # names at the table (seat_labels) all come from it.
-    seats = list(game.seats.all())  # prefetched with their users: one query
+    seats = list(game.seats.all())  # prefetched with their users
     seat = None
     if user is not None and user.is_authenticated:
         mine = [s for s in seats if s.user_id == user.pk]
@@ -400,9 +396,7 @@ def earlier_events(game: Game, limit: int = 200):
 
 def turn_log(game: Game) -> list[tuple[int, int, list]]:
     """(ply, seat, public events) of every action, in order: the move log's input."""
-    return list(
-        Action.objects.filter(game=game).order_by("ply").values_list("ply", "seat", "events")
-    )
+    return hot.turn_log(game)
 
 
 def turn_clock(game: Game) -> dict | None:

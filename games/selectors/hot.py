@@ -1,0 +1,120 @@
+"""The reads every game request makes, in SQL written once (issue #25).
+
+A game page, its panel and the websocket's resync read the game, its seats with their users and
+the move log on every request. Through the ORM each of those reads costs more CPU building the
+query (a fresh queryset, its compiler, 25 quoted columns) and the rows' instances than the
+database spends answering it: 0.4 ms for the game, 0.5 ms for the seats, 0.3 ms for the log,
+against 0.05-0.1 ms for the same SQL through a cursor (bench/RESULTS.md, stop 33). Here the SQL
+is built once per process from the models' own metadata (no hand-kept column list to drift) and
+the rows become model instances through ``Model.from_db``, as the ORM makes them: the callers
+get the same objects as before. ``tests/test_hot_reads.py`` checks them field by field against
+the ORM's.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from django.db import connection
+
+from games.models import Action, Game, Seat
+
+
+@cache
+def _sql() -> dict:
+    from django.contrib.auth import get_user_model
+
+    user_model = get_user_model()
+    seat_fields = [f for f in Seat._meta.concrete_fields]
+    user_fields = [f for f in user_model._meta.concrete_fields]
+    qn = connection.ops.quote_name
+    seat_cols = ", ".join(f"s.{qn(f.column)}" for f in seat_fields)
+    user_cols = ", ".join(f"u.{qn(f.column)}" for f in user_fields)
+    return {
+        "game": f"SELECT * FROM {qn(Game._meta.db_table)} WHERE {qn('public_id')} = %s",
+        "seats": (
+            f"SELECT {seat_cols}, {user_cols} FROM {qn(Seat._meta.db_table)} s"
+            f" LEFT JOIN {qn(user_model._meta.db_table)} u"
+            f" ON u.{qn(user_model._meta.pk.column)} = s.{qn(Seat._meta.get_field('user').column)}"
+            f" WHERE s.{qn(Seat._meta.get_field('game').column)} = %s"
+            # Seat.Meta.ordering, as game.seats.all() gives them
+            f" ORDER BY s.{qn(Seat._meta.get_field('index').column)}"
+        ),
+        "seat_names": [f.attname for f in seat_fields],
+        "user_names": [f.attname for f in user_fields],
+        # The backend's conversions of the columns, as the ORM applies them (none of these
+        # columns needs one on PostgreSQL; SQLite's datetimes and booleans do).
+        "converters": _converters(seat_fields + user_fields),
+        "user_model": user_model,
+        "log": (
+            f"SELECT {qn('ply')}, {qn('seat')}, {qn('events')} FROM {qn(Action._meta.db_table)}"
+            f" WHERE {qn('game_id')} = %s AND NOT {qn('taken_back')} ORDER BY {qn('ply')}"
+        ),
+    }
+
+
+def _converters(fields) -> list[tuple[int, list, object]]:
+    out = []
+    for i, field in enumerate(fields):
+        col = field.get_col(field.model._meta.db_table)
+        found = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        if found:
+            out.append((i, found, col))
+    return out
+
+
+def game_with_seats(public_id: str) -> Game | None:
+    """The game by its public id with its seats and their users, as
+    ``Game.objects.filter(public_id=...).prefetch_related(seats with users)`` gives it: two
+    queries, ``game.seats.all()`` answered from the prefetch, each seat's ``user`` and ``game``
+    set. None if there is no such game."""
+    sql = _sql()
+    found = list(Game.objects.raw(sql["game"], [public_id]))
+    if not found:
+        return None
+    game = found[0]
+    seats = []
+    seat_names, user_names = sql["seat_names"], sql["user_names"]
+    split = len(seat_names)
+    user_model = sql["user_model"]
+    user_cache = Seat._meta.get_field("user")
+    game_cache = Seat._meta.get_field("game")
+    with connection.cursor() as cursor:
+        cursor.execute(sql["seats"], [game.pk])
+        rows = cursor.fetchall()
+    converters = sql["converters"]
+    for row in rows:
+        if converters:
+            row = list(row)
+            for i, found, col in converters:
+                if row[i] is not None:
+                    for convert in found:
+                        row[i] = convert(row[i], col, connection)
+        seat = Seat.from_db(connection.alias, seat_names, row[:split])
+        user = None
+        if row[split] is not None:
+            user = user_model.from_db(connection.alias, user_names, row[split:])
+        user_cache.set_cached_value(seat, user)
+        game_cache.set_cached_value(seat, game)
+        seats.append(seat)
+    # What prefetch_related stores: the related manager's queryset with its results filled in.
+    prefetched = game.seats.all()
+    prefetched._result_cache = seats
+    prefetched._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": prefetched}
+    return game
+
+
+def turn_log(game: Game) -> list[tuple[int, int, list]]:
+    """(ply, seat, public events) of every action of the record (not taken back), in order."""
+    with connection.cursor() as cursor:
+        cursor.execute(_sql()["log"], [game.pk])
+        rows = cursor.fetchall()
+    return [(ply, seat, _json(events)) for ply, seat, events in rows]
+
+
+def _json(value):
+    # PostgreSQL's jsonb comes through Django's connection as text (Django's own JSONField
+    # decodes it the same way); SQLite's JSON is text as well.
+    return json.loads(value) if isinstance(value, str) else value

@@ -1,0 +1,90 @@
+"""Issue #25, lean request path: the reads every game request makes (games.selectors.hot) give
+the same objects as the ORM's queries they replace: the game with every field, its seats in
+Seat.Meta.ordering with every field, their users (or none for an open or computer seat) with
+every field, the seats' game, and the move log without the actions taken back. Two queries for
+the game and its seats, one for the log."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.models import Prefetch
+from django.http import Http404
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Action, Game, Seat
+from games.selectors import game_for_viewer, hot, turn_log
+from games.services import SeatSpec
+from tests.support.records import play
+from tests.support.tables import alice_against_bob
+
+pytestmark = pytest.mark.django_db
+
+
+def fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def orm_game(public_id: str) -> Game:
+    return (
+        Game.objects.filter(public_id=public_id)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .get()
+    )
+
+
+def test_the_game_and_its_seats_are_the_orms(alice, bob):
+    game = play(alice_against_bob(alice, bob), 6)
+    Seat.objects.filter(game=game, index=1).update(ai_takeover=True, timeouts_in_row=2)
+    expected = orm_game(game.public_id)
+    with CaptureQueriesContext(connection) as queries:
+        got = hot.game_with_seats(game.public_id)
+        seats = list(got.seats.all())
+        users = [s.user for s in seats]
+        owners = [s.game for s in seats]
+    assert len(queries) == 2  # the game, then the seats with their users
+    assert fields(got) == fields(expected)
+    assert got.state == expected.state and got.state is not None
+    want = list(expected.seats.all())
+    assert [fields(s) for s in seats] == [fields(s) for s in want]
+    assert [s.index for s in seats] == sorted(s.index for s in seats)
+    assert [fields(u) for u in users] == [fields(s.user) for s in want]
+    assert all(owner is got for owner in owners)
+    assert seats[1].ai_takeover is True and seats[1].timeouts_in_row == 2
+
+
+def test_a_seat_without_a_user_has_none(alice):
+    game = services.game_create(
+        creator=alice,
+        mode="classic",
+        players=2,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
+    )
+    seats = list(hot.game_with_seats(game.public_id).seats.all())
+    assert [s.user for s in seats] == [alice, None]
+    assert seats[0].user.username == alice.username and seats[1].user_id is None
+    assert fields(seats[1]) == fields(Seat.objects.get(game=game, index=1))
+
+
+def test_no_such_game_is_none_and_a_404_for_the_viewer(alice):
+    assert hot.game_with_seats("no-such-game") is None
+    with pytest.raises(Http404):
+        game_for_viewer("no-such-game", alice)
+
+
+def test_the_move_log_is_the_orms_without_taken_back_actions(alice, bob):
+    game = play(alice_against_bob(alice, bob), 8)
+    last = Action.objects.filter(game=game).order_by("-ply").first()
+    Action.objects.filter(pk=last.pk).update(taken_back=True)
+    expected = list(
+        Action.objects.filter(game=game).order_by("ply").values_list("ply", "seat", "events")
+    )
+    with CaptureQueriesContext(connection) as queries:
+        got = turn_log(game)
+    assert len(queries) == 1
+    assert got == expected
+    assert len(got) == 7 and last.ply not in [ply for ply, _seat, _events in got]
+    assert all(isinstance(events, list) for _ply, _seat, events in got)
+    # What the log shows is what the engine recorded for each action.
+    assert got[0][2] == Action.objects.get(game=game, ply=got[0][0]).events
