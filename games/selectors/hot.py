@@ -18,7 +18,7 @@ from functools import cache
 
 from django.db import connection
 
-from games.models import Action, Game, Seat
+from games.models import Action, Game, NoticeSettings, PushSubscription, Seat
 
 
 @cache
@@ -31,16 +31,33 @@ def _sql() -> dict:
     qn = connection.ops.quote_name
     seat_cols = ", ".join(f"s.{qn(f.column)}" for f in seat_fields)
     user_cols = ", ".join(f"u.{qn(f.column)}" for f in user_fields)
+    game = f"SELECT * FROM {qn(Game._meta.db_table)} WHERE"
+    seat_user = qn(Seat._meta.get_field("user").column)
+    seats_from = (
+        f" FROM {qn(Seat._meta.db_table)} s LEFT JOIN {qn(user_model._meta.db_table)} u"
+        f" ON u.{qn(user_model._meta.pk.column)} = s.{seat_user}"
+        f" WHERE s.{qn(Seat._meta.get_field('game').column)} = %s"
+        # Seat.Meta.ordering, as game.seats.all() gives them
+        f" ORDER BY s.{qn(Seat._meta.get_field('index').column)}"
+    )
+    # Whether the seat's user has a subscribed device, a webhook (false for no user)
+    pushes = (
+        f"EXISTS (SELECT 1 FROM {qn(PushSubscription._meta.db_table)} p"
+        f" WHERE p.{qn(PushSubscription._meta.get_field('user').column)} = s.{seat_user})"
+    )
+    hooks = (
+        f"EXISTS (SELECT 1 FROM {qn(NoticeSettings._meta.db_table)} n"
+        f" WHERE n.{qn(NoticeSettings._meta.get_field('user').column)} = s.{seat_user}"
+        f" AND NOT (n.{qn(NoticeSettings._meta.get_field('webhook_url').column)} = ''))"
+    )
+    # SQLite has no row locks (select_for_update is a no-op there too: its writes serialize)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return {
-        "game": f"SELECT * FROM {qn(Game._meta.db_table)} WHERE {qn('public_id')} = %s",
-        "seats": (
-            f"SELECT {seat_cols}, {user_cols} FROM {qn(Seat._meta.db_table)} s"
-            f" LEFT JOIN {qn(user_model._meta.db_table)} u"
-            f" ON u.{qn(user_model._meta.pk.column)} = s.{qn(Seat._meta.get_field('user').column)}"
-            f" WHERE s.{qn(Seat._meta.get_field('game').column)} = %s"
-            # Seat.Meta.ordering, as game.seats.all() gives them
-            f" ORDER BY s.{qn(Seat._meta.get_field('index').column)}"
-        ),
+        "game": f"{game} {qn('public_id')} = %s",
+        "lock_by_public_id": f"{game} {qn('public_id')} = %s{lock}",
+        "lock_by_pk": f"{game} {qn(Game._meta.pk.column)} = %s{lock}",
+        "seats": f"SELECT {seat_cols}, {user_cols}{seats_from}",
+        "seats_flags": f"SELECT {seat_cols}, {user_cols}, {pushes}, {hooks}{seats_from}",
         "seat_names": [f.attname for f in seat_fields],
         "user_names": [f.attname for f in user_fields],
         # The backend's conversions of the columns, as the ORM applies them (none of these
@@ -69,21 +86,41 @@ def game_with_seats(public_id: str) -> Game | None:
     ``Game.objects.filter(public_id=...).prefetch_related(seats with users)`` gives it: two
     queries, ``game.seats.all()`` answered from the prefetch, each seat's ``user`` and ``game``
     set. None if there is no such game."""
-    sql = _sql()
-    found = list(Game.objects.raw(sql["game"], [public_id]))
+    found = list(Game.objects.raw(_sql()["game"], [public_id]))
     if not found:
         return None
     game = found[0]
-    seats = []
+    # What prefetch_related stores: the related manager's queryset with its results filled in.
+    prefetched = game.seats.all()
+    prefetched._result_cache = seats(game)
+    prefetched._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": prefetched}
+    return game
+
+
+def locked_game(*, public_id: str | None = None, pk: int | None = None) -> Game | None:
+    """``Game.objects.select_for_update().get(...)`` by public id or primary key (the row
+    locked until the transaction ends), or None."""
+    sql = _sql()["lock_by_public_id" if pk is None else "lock_by_pk"]
+    found = list(Game.objects.raw(sql, [public_id if pk is None else pk]))
+    return found[0] if found else None
+
+
+def seats(game: Game, *, device_flags: bool = False) -> list[Seat]:
+    """The game's seats in Seat.Meta.ordering, each with its ``user`` (None for an open or
+    computer seat) and ``game`` set, in one query. ``device_flags``: each seat also gets
+    ``pushes`` and ``hooks`` (its player has a subscribed device, a webhook), which spare the
+    turn notice its own query (``games.services.notify.devices_told``)."""
+    sql = _sql()
     seat_names, user_names = sql["seat_names"], sql["user_names"]
     split = len(seat_names)
+    end = split + len(user_names)
     user_model = sql["user_model"]
-    user_cache = Seat._meta.get_field("user")
-    game_cache = Seat._meta.get_field("game")
-    with connection.cursor() as cursor:
-        cursor.execute(sql["seats"], [game.pk])
-        rows = cursor.fetchall()
     converters = sql["converters"]
+    with connection.cursor() as cursor:
+        cursor.execute(sql["seats_flags" if device_flags else "seats"], [game.pk])
+        rows = cursor.fetchall()
+    out = []
     for row in rows:
         if converters:
             row = list(row)
@@ -94,16 +131,17 @@ def game_with_seats(public_id: str) -> Game | None:
         seat = Seat.from_db(connection.alias, seat_names, row[:split])
         user = None
         if row[split] is not None:
-            user = user_model.from_db(connection.alias, user_names, row[split:])
-        user_cache.set_cached_value(seat, user)
-        game_cache.set_cached_value(seat, game)
-        seats.append(seat)
-    # What prefetch_related stores: the related manager's queryset with its results filled in.
-    prefetched = game.seats.all()
-    prefetched._result_cache = seats
-    prefetched._prefetch_done = True
-    game._prefetched_objects_cache = {"seats": prefetched}
-    return game
+            user = user_model.from_db(connection.alias, user_names, row[split:end])
+        _SEAT_USER.set_cached_value(seat, user)
+        _SEAT_GAME.set_cached_value(seat, game)
+        if device_flags:
+            seat.pushes, seat.hooks = bool(row[end]), bool(row[end + 1])
+        out.append(seat)
+    return out
+
+
+_SEAT_USER = Seat._meta.get_field("user")
+_SEAT_GAME = Seat._meta.get_field("game")
 
 
 def turn_log(game: Game) -> list[tuple[int, int, list]]:

@@ -18,6 +18,7 @@ from games import engine, jobs
 from games.engine import IllegalAction, State
 from games.live import nudges
 from games.models import Action, Game, Seat
+from games.selectors import hot
 from games.services import notify, ratings
 from games.services.errors import Conflict, NotAllowed, NotFound, Refused, StalePly
 
@@ -39,11 +40,14 @@ def locked(game: Game) -> Game:
     with only a ``public_id`` (``selectors.game_to_move``: the move path reads nothing before
     the lock) is looked up by it, and NotFound if there is no such game."""
     if game.pk is None:
-        try:
-            return Game.objects.select_for_update().get(public_id=game.public_id)
-        except Game.DoesNotExist:
-            raise NotFound(_("no such game")) from None
-    return Game.objects.select_for_update().get(pk=game.pk)
+        found = hot.locked_game(public_id=game.public_id)
+        if found is None:
+            raise NotFound(_("no such game"))
+        return found
+    found = hot.locked_game(pk=game.pk)
+    if found is None:
+        raise Game.DoesNotExist(f"game {game.pk} is gone")
+    return found
 
 
 def seat_for(game: Game, user) -> Seat | None:
@@ -132,7 +136,7 @@ def submit(
         state = game.current_state()
         controller = state.controller()
         # One query for all, with what the turn notice needs (notify.devices_told).
-        seats = {s.index: s for s in notify.with_device_flags(game.seats.select_related("user"))}
+        seats = {s.index: s for s in hot.seats(game, device_flags=True)}
         seat = seats[controller]
         may_play(seat)
         try:

@@ -12,19 +12,10 @@ from games import jobs
 from games.models import NoticeSettings, PushSubscription
 
 
-def with_device_flags(seats):
-    """Seats (a queryset) with ``pushes`` and ``hooks``: whether the seat's player has a
-    subscribed device, a webhook. Read with the seats a move reads under its lock, they spare
-    ``devices_told`` its query."""
-    return seats.annotate(
-        pushes=Exists(PushSubscription.objects.filter(user=OuterRef("user"))),
-        hooks=Exists(NoticeSettings.objects.filter(user=OuterRef("user")).exclude(webhook_url="")),
-    )
-
-
 def devices_told(*, game_id: int, ply: int, user_ids: list[int], kind: str, seats=()) -> None:
     """After commit: a "turn", "invite" or "over" notice to each player's devices and webhook.
-    ``seats``: the game's seats read ``with_device_flags`` (no query then)."""
+    ``seats``: the game's seats read with their players' ``pushes`` and ``hooks`` flags
+    (``selectors.hot.seats(game, device_flags=True)``, under a move's lock): no query then."""
     user_ids = [u for u in user_ids if u is not None]
     if not user_ids:
         return

@@ -88,3 +88,43 @@ def test_the_move_log_is_the_orms_without_taken_back_actions(alice, bob):
     assert all(isinstance(events, list) for _ply, _seat, events in got)
     # What the log shows is what the engine recorded for each action.
     assert got[0][2] == Action.objects.get(game=game, ply=got[0][0]).events
+
+
+def test_the_move_lock_reads_the_game_by_id_or_public_id(alice, bob):
+    from django.db import transaction
+
+    game = play(alice_against_bob(alice, bob), 3)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        by_public_id = hot.locked_game(public_id=game.public_id)
+        by_pk = hot.locked_game(pk=game.pk)
+    assert fields(by_public_id) == fields(by_pk) == fields(Game.objects.get(pk=game.pk))
+    if connection.features.has_select_for_update:
+        assert all(q["sql"].rstrip().endswith("FOR UPDATE") for q in queries.captured_queries)
+    assert hot.locked_game(public_id="no-such-game") is None
+    assert hot.locked_game(pk=-1) is None
+
+
+@pytest.mark.parametrize("push, hook", [(False, False), (True, False), (False, True), (True, True)])
+def test_seats_with_device_flags_are_the_orms_annotation(alice, bob, push, hook):
+    from django.db.models import Exists, OuterRef
+
+    from games.models import NoticeSettings, PushSubscription
+
+    game = alice_against_bob(alice, bob)
+    if push:
+        PushSubscription.objects.create(
+            user=bob, endpoint="https://p.example/1", p256dh="p", auth="a"
+        )
+    # A settings row with an empty webhook is no webhook.
+    NoticeSettings.objects.update_or_create(
+        user=bob, defaults={"webhook_url": "https://hook.example/" if hook else ""}
+    )
+    expected = game.seats.select_related("user").annotate(
+        pushes=Exists(PushSubscription.objects.filter(user=OuterRef("user"))),
+        hooks=Exists(NoticeSettings.objects.filter(user=OuterRef("user")).exclude(webhook_url="")),
+    )
+    got = hot.seats(game, device_flags=True)
+    assert [(s.index, s.user_id, s.pushes, s.hooks) for s in got] == [
+        (s.index, s.user_id, s.pushes, s.hooks) for s in expected
+    ]
+    assert [s.pushes for s in got] == [False, push] and [s.hooks for s in got] == [False, hook]
