@@ -52,12 +52,29 @@ def _sql() -> dict:
     )
     # SQLite has no row locks (select_for_update is a no-op there too: its writes serialize)
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    lock_game = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else lock
+    game_fields = list(Game._meta.concrete_fields)
+    game_cols = ", ".join(f"g.{qn(f.column)}" for f in game_fields)
     return {
         "game": f"{game} {qn('public_id')} = %s",
         "lock_by_public_id": f"{game} {qn('public_id')} = %s{lock}",
         "lock_by_pk": f"{game} {qn(Game._meta.pk.column)} = %s{lock}",
         "seats": f"SELECT {seat_cols}, {user_cols}{seats_from}",
         "seats_flags": f"SELECT {seat_cols}, {user_cols}, {pushes}, {hooks}{seats_from}",
+        # The move's one read: its game locked, with the seats, their users and device flags
+        # (a row per seat, the game's columns on each).
+        "move": (
+            f"SELECT {game_cols}, {seat_cols}, {user_cols}, {pushes}, {hooks}"
+            f" FROM {qn(Game._meta.db_table)} g"
+            f" LEFT JOIN {qn(Seat._meta.db_table)} s"
+            f" ON s.{qn(Seat._meta.get_field('game').column)} = g.{qn(Game._meta.pk.column)}"
+            f" LEFT JOIN {qn(user_model._meta.db_table)} u"
+            f" ON u.{qn(user_model._meta.pk.column)} = s.{seat_user}"
+            f" WHERE g.{qn('public_id')} = %s"
+            f" ORDER BY s.{qn(Seat._meta.get_field('index').column)}{lock_game}"
+        ),
+        "game_names": [f.attname for f in game_fields],
+        "game_converters": _converters(game_fields),
         "seat_names": [f.attname for f in seat_fields],
         "user_names": [f.attname for f in user_fields],
         # The backend's conversions of the columns, as the ORM applies them (none of these
@@ -106,38 +123,59 @@ def locked_game(*, public_id: str | None = None, pk: int | None = None) -> Game 
     return found[0] if found else None
 
 
+def locked_with_seats(public_id: str) -> tuple[Game, list[Seat]] | None:
+    """The move path's one read (issue #25): the game by its public id, its row locked until
+    the transaction ends (``select_for_update``), and its seats as ``seats(game,
+    device_flags=True)`` gives them, in one query. None if there is no such game."""
+    sql = _sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql["move"], [public_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    split = len(sql["game_names"])
+    values = _convert(list(rows[0][:split]), sql["game_converters"])
+    game = Game.from_db(connection.alias, sql["game_names"], values)
+    # A game has its seats from its creation; a row without one (the join's NULLs) has none.
+    out = [_seat(row[split:], game, True) for row in rows if row[split] is not None]
+    return game, out
+
+
+def _convert(row: list, converters) -> list:
+    for i, found, col in converters:
+        if row[i] is not None:
+            for convert in found:
+                row[i] = convert(row[i], col, connection)
+    return row
+
+
+def _seat(row, game: Game, device_flags: bool) -> Seat:
+    sql = _sql()
+    seat_names, user_names = sql["seat_names"], sql["user_names"]
+    split = len(seat_names)
+    end = split + len(user_names)
+    if sql["converters"]:
+        row = _convert(list(row), sql["converters"])
+    seat = Seat.from_db(connection.alias, seat_names, row[:split])
+    user = None
+    if row[split] is not None:
+        user = sql["user_model"].from_db(connection.alias, user_names, row[split:end])
+    _SEAT_USER.set_cached_value(seat, user)
+    _SEAT_GAME.set_cached_value(seat, game)
+    if device_flags:
+        seat.pushes, seat.hooks = bool(row[end]), bool(row[end + 1])
+    return seat
+
+
 def seats(game: Game, *, device_flags: bool = False) -> list[Seat]:
     """The game's seats in Seat.Meta.ordering, each with its ``user`` (None for an open or
     computer seat) and ``game`` set, in one query. ``device_flags``: each seat also gets
     ``pushes`` and ``hooks`` (its player has a subscribed device, a webhook), which spare the
     turn notice its own query (``games.services.notify.devices_told``)."""
-    sql = _sql()
-    seat_names, user_names = sql["seat_names"], sql["user_names"]
-    split = len(seat_names)
-    end = split + len(user_names)
-    user_model = sql["user_model"]
-    converters = sql["converters"]
     with connection.cursor() as cursor:
-        cursor.execute(sql["seats_flags" if device_flags else "seats"], [game.pk])
+        cursor.execute(_sql()["seats_flags" if device_flags else "seats"], [game.pk])
         rows = cursor.fetchall()
-    out = []
-    for row in rows:
-        if converters:
-            row = list(row)
-            for i, found, col in converters:
-                if row[i] is not None:
-                    for convert in found:
-                        row[i] = convert(row[i], col, connection)
-        seat = Seat.from_db(connection.alias, seat_names, row[:split])
-        user = None
-        if row[split] is not None:
-            user = user_model.from_db(connection.alias, user_names, row[split:end])
-        _SEAT_USER.set_cached_value(seat, user)
-        _SEAT_GAME.set_cached_value(seat, game)
-        if device_flags:
-            seat.pushes, seat.hooks = bool(row[end]), bool(row[end + 1])
-        out.append(seat)
-    return out
+    return [_seat(row, game, device_flags) for row in rows]
 
 
 _SEAT_USER = Seat._meta.get_field("user")

@@ -110,7 +110,12 @@ def submit(
     """
     by_ai = user is None
     with transaction.atomic():
-        game = locked(game)
+        # One read (issue #25): the game's row locked, with its seats, their players and
+        # what the turn notice needs (notify.devices_told).
+        found = hot.locked_with_seats(game.public_id)
+        if found is None:
+            raise NotFound(_("no such game"))
+        game, seat_rows = found
         # A retry, or a page shown again with the key of a move it already made, comes with a
         # ply the game has left: only then is the key looked up. At the game's own ply a key
         # used before can only be an old move's: the insert's unique key refuses it (record).
@@ -135,8 +140,7 @@ def submit(
             )
         state = game.current_state()
         controller = state.controller()
-        # One query for all, with what the turn notice needs (notify.devices_told).
-        seats = {s.index: s for s in hot.seats(game, device_flags=True)}
+        seats = {s.index: s for s in seat_rows}
         seat = seats[controller]
         may_play(seat)
         try:

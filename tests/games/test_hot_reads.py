@@ -128,3 +128,26 @@ def test_seats_with_device_flags_are_the_orms_annotation(alice, bob, push, hook)
         (s.index, s.user_id, s.pushes, s.hooks) for s in expected
     ]
     assert [s.pushes for s in got] == [False, push] and [s.hooks for s in got] == [False, hook]
+
+
+def test_the_move_read_is_the_lock_and_the_seats_in_one_query(alice, bob):
+    from django.db import transaction
+
+    from games.models import PushSubscription
+
+    game = play(alice_against_bob(alice, bob), 5)
+    PushSubscription.objects.create(user=bob, endpoint="https://p.example/2", p256dh="p", auth="a")
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        got, seats = hot.locked_with_seats(game.public_id)
+    assert len(queries) == 1
+    if connection.features.has_select_for_update_of:
+        assert queries.captured_queries[0]["sql"].rstrip().endswith("FOR UPDATE OF g")
+    assert fields(got) == fields(Game.objects.get(pk=game.pk))
+    assert got.state == Game.objects.get(pk=game.pk).state
+    flagged = hot.seats(got, device_flags=True)
+    assert [(fields(s), fields(s.user), s.pushes, s.hooks) for s in seats] == [
+        (fields(s), fields(s.user), s.pushes, s.hooks) for s in flagged
+    ]
+    assert [s.pushes for s in seats] == [False, True]
+    assert all(s.game is got for s in seats)
+    assert hot.locked_with_seats("no-such-game") is None

@@ -1,10 +1,10 @@
 """Issue #25, lean request path: a move's POST reads and writes the database a fixed number of
-times, whatever the players' notice settings: the session, the user, then the lock (by the
-game's public id: nothing is read before it), the seats with their players' push and webhook
-flags, the insert and the update. The idempotency key is looked up only for a ply the game has
-left (a retry); at the game's ply the insert's unique key refuses an old one. The next player's
-language for the turn notice comes with their seat. A move to a game that does not exist is a
-404."""
+times, whatever the players' notice settings: the session, the user, then one read of the game
+(by its public id: nothing is read before it) locked with its seats and their players' push and
+webhook flags, the insert and the update. The idempotency key is looked up only for a ply the
+game has left (a retry); at the game's ply the insert's unique key refuses an old one. The next
+player's language for the turn notice comes with their seat. A move to a game that does not
+exist is a 404."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from tests.support.tables import alice_against_bob
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MOVE_QUERIES = 6  # session, user, lock (by the public id), seats with notices, insert, update
+# session, user, the game locked with its seats and their notice flags, insert, update
+MOVE_QUERIES = 5
 
 
 def post_first_move(game, alice) -> list[str]:
