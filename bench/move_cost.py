@@ -8,8 +8,9 @@
 Creates classic 2-player games (bench/load_setup.py's helpers), plays a few plies, then, as the
 browser does, for each move: the mover's POST (the page's form: CSRF token, idempotency key,
 htmx header) answered 204, the mover's panel GET for the new ply (its first view), the
-opponent's panel GET (first view) and a second GET of it (a cached panel), and a whole game page
-GET (cached panel). CPU is ``time.process_time`` (``--clock thread``: ``time.thread_time``, the
+opponent's panel GET (first view) and a second GET of it (a cached panel), a whole game page
+GET (cached panel), and a spectator's whole game page (a first view: their panel is their
+own). CPU is ``time.process_time`` (``--clock thread``: ``time.thread_time``, the
 request's own thread, without the nudge loop's and the job publisher's work that runs beside
 it after a POST) around each request through the Django test
 client (the full middleware stack, sessions, auth, the production settings it runs with); the
@@ -133,6 +134,7 @@ def main() -> None:
         "opponent's panel GET, first view": [],
         "panel GET, cached": [],
         "game page GET, cached panel": [],
+        "spectator's game page GET, first view": [],
     }
     global CLOCK
     CLOCK = time.thread_time if args.clock == "thread" else time.process_time
@@ -143,6 +145,12 @@ def main() -> None:
         game = load_setup.play_random(load_setup.new_game(a, b), {0: a, 1: b}, args.preplay, rng)
         ids.append(game.pk)
         clients = {}
+        # A third player watching (the game is public): their whole game page is a first view
+        # at every ply (a spectator's panel is its own cache entry).
+        (watcher,) = load_setup.make_users(1, f"{tag}{i}w")
+        spectator = Client(HTTP_HOST="127.0.0.1", enforce_csrf_checks=True)
+        spectator.force_login(watcher)
+        spectator.get("/")
         for seat, user in ((0, a), (1, b)):
             clients[seat] = Client(HTTP_HOST="127.0.0.1", enforce_csrf_checks=True)
             clients[seat].force_login(user)
@@ -189,6 +197,9 @@ def main() -> None:
                 profiler.disable()
             figures["game page GET, cached panel"].append(
                 cpu(other.get, f"/games/{game.public_id}/")[1]
+            )
+            figures["spectator's game page GET, first view"].append(
+                cpu(spectator.get, f"/games/{game.public_id}/")[1]
             )
     figures["database floor: lock + update + insert"] = floor_ms(ids, 200)
     print("| request | n | median ms CPU | p95 ms CPU |\n|---|---|---|---|")
