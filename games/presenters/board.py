@@ -88,6 +88,7 @@ def board_html(view: dict, last: set[str], decision: dict) -> str:
     marks = decision.get("marks", {})
     targets = decision.get("targets", {})
     language = translation.get_language() or ""  # the cells' titles are in words
+    letters = {colour: colour_letter(colour) for colour in set(_COLOUR_OF.values())}
     out = []
     for i, line in enumerate(view["board"]):
         number = 20 - i
@@ -95,7 +96,7 @@ def board_html(view: dict, last: set[str], decision: dict) -> str:
         for x, letter in enumerate(line):
             square = f"{COLUMNS[x]}{number}"
             colour = _COLOUR_OF.get(letter, "")
-            letter = colour_letter(colour) if colour else ""
+            letter = letters[colour] if colour else ""
             target = targets.get(square)
             mark = marks.get(square, "")
             if target is None:
