@@ -91,6 +91,10 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             -1 if state is None or state.shared is None else state.shared,
             0 if state is None else state.rotation,
             params.expand_inc,
+            params.quality,
+            params.q_score,
+            params.q_length,
+            params.q_attach,
         ],
         np.float64,
     )
@@ -125,7 +129,7 @@ def scratch(placements: int, given=None, root=None):
             np.empty(128, np.int32),
             np.empty(128, np.int32),
             np.zeros(4),
-            np.zeros(4),
+            np.zeros(16),  # the players' points, then quality_values' running statistics
         ),
     )
 

@@ -26,6 +26,7 @@ from .position import (
     generate_considered,
     place_arrays,
     playout,
+    quality_values,
     restore_lists,
     values,
 )
@@ -70,6 +71,13 @@ class MctsParams:
     # edge has ``expand_after + expand_inc * (d - 1)`` visits (Pentobi's
     # expansion_threshold_inc): fewer, better-informed expansions deep in the tree.
     expand_inc = 0.5
+    # Two players: a playout's value is Pentobi's quality-rewarded result (position.
+    # quality_values: the rank plus bonuses for a margin, a length and an attach-point margin
+    # better than this search's playouts' average) instead of rank and ``margin_share``.
+    quality = 0
+    q_score = 0.3
+    q_length = 0.12
+    q_attach = 0.1
 
 
 # -- the compiled part ----------------------------------------------------------------------
@@ -238,6 +246,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     hist_col, hist_mv, done, path_nodes, path_edges, path_owner, vals, points = loop
     hist0_col, hist0_mv = hist0
     hist = (hist_col, hist_mv)
+    quality = params[21] > 0.0
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
     for _ in range(count):
         sims[0] += 1
@@ -286,6 +295,8 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
                 break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
         playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
         values(used, lastp, psize, owner, players, advanced, params, vals, points)
+        if quality and players == 2:
+            quality_values(feat, att_list, att_n, onboard, owner, params, vals, points)
         _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
                 n_visits, n_value, e_move, e_prior, e_visits, e_value, e_anum, e_aval, e_q, e_pw,
                 p_stamp, p_col, p_ply, sim, rave_k)  # fmt: skip
