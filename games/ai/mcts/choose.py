@@ -20,6 +20,7 @@ from .position import (
     generate,
     generate_considered,
     new_lists,
+    new_replies,
     new_position,
     place,
     prime_lists,
@@ -95,6 +96,7 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             params.q_score,
             params.q_length,
             params.q_attach,
+            params.lgr,
         ],
         np.float64,
     )
@@ -131,6 +133,7 @@ def scratch(placements: int, given=None, root=None):
             np.zeros(4),
             np.zeros(16),  # the players' points, then quality_values' running statistics
         ),
+        new_replies(placements),
     )
 
 

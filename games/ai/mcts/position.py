@@ -419,8 +419,23 @@ def set_local(c, pos, tab, lists, owner, hist):
                             tab[T_SIDE], owner, hist[0], hist[1], lists[L_LPTS])  # fmt: skip
 
 
+@njit(cache=True, inline="always")
+def _reply_legal(c, m, feat, is_att, used, piece, cells5):
+    """A stored reply (-1: none) is playable by colour c: its piece unused, none of its squares
+    forbidden, one on an attach point (Pentobi's check_lgr; not for a colour's first piece)."""
+    if m < 0 or used[c, piece[m]]:
+        return False
+    touch = 0
+    for k in range(5):
+        q = cells5[m, k]
+        if feat[c, q] >= FORB:
+            return False
+        touch |= is_att[c, q]
+    return touch != 0
+
+
 @njit(cache=True, _nrt=False)  # allocates nothing: no reference counts (compiled.py)
-def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
+def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, use_lgr):
     """Play the game out from colour ``turn`` (the next colour is ``step`` on: 1 clockwise, 3
     reversed): each colour in turn places a placement at random with weight 5 ** squares x
     weight_local ** local points (placements covering the most squares next to the opponents'
@@ -435,6 +450,8 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
     mstart, mlist = tab[T_MSTART], tab[T_MLIST]
     hist_col, hist_mv = hist
     p_stamp, p_col, p_ply, sim = seen[0], seen[1], seen[2], seen[3][0]
+    lgr1, lgr2, hash1, hash2, seq_col, seq_mv = reply
+    mask = lgr2.shape[1] - 1
     idle = 0
     c = turn
     while idle < 4:
@@ -442,6 +459,26 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
             idle += 1
             c = (c + step) % 4
             continue
+        if use_lgr and onboard[c] > 0:  # the last good reply to the last two / last placement
+            last = hist_mv[2]
+            second = hist_mv[1] if hist_col[1] >= 0 else lgr1.shape[1] - 1
+            m = lgr2[c, (hash1[last] ^ hash2[second]) & mask]
+            if not _reply_legal(c, m, feat, is_att, used, piece, cells5):
+                m = lgr1[c, last]
+                if not _reply_legal(c, m, feat, is_att, used, piece, cells5):
+                    m = -1
+            if m >= 0:
+                place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5,
+                             piece, psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
+                p_stamp[m] = sim
+                p_col[m] = c
+                p_ply[m] = ply
+                seq_col[ply] = c
+                seq_mv[ply] = m
+                ply += 1
+                idle = 0
+                c = (c + step) % 4
+                continue
         n_local = set_local_arrays(c, feat, is_att, onboard, att, natt, side, owner, hist_col,
                                    hist_mv, lpts)  # fmt: skip
         n = update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5, stpt,
@@ -471,9 +508,12 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
             p_stamp[m] = sim
             p_col[m] = c
             p_ply[m] = ply
+            seq_col[ply] = c
+            seq_mv[ply] = m
             ply += 1
             idle = 0
         c = (c + step) % 4
+    return ply
 
 
 @njit(cache=True)
@@ -609,3 +649,60 @@ def quality_values(feat, att_list, att_n, onboard, owner, params, out, points):
     res += params[24] * _sigmoid(d)
     out[0] = res
     out[1] = 1.0 - res
+
+
+LGR_SIZE = 1 << 16  # entries of a colour's table of replies to the last two placements
+_HASHES: dict = {}  # placements: the two hash tables (fixed: searches stay repeatable)
+
+
+def new_replies(placements: int):
+    """A thread's last-good-reply tables (``update_replies``), empty, and the simulation's
+    placements in order: (replies to the last placement [4, placements + 1], replies to the
+    last two [4, LGR_SIZE] by hash, the two hash tables (index ``placements``: none), colours,
+    placements)."""
+    hashes = _HASHES.get(placements)
+    if hashes is None:
+        rng = np.random.RandomState(20231)
+        hashes = _HASHES[placements] = tuple(
+            rng.randint(0, 1 << 30, placements + 1).astype(np.int64) for _ in range(2)
+        )
+    return (
+        np.full((4, placements + 1), -1, np.int32),
+        np.full((4, LGR_SIZE), -1, np.int32),
+        hashes[0],
+        hashes[1],
+        np.full(256, -1, np.int32),
+        np.zeros(256, np.int32),
+    )
+
+
+@njit(cache=True)
+def update_replies(reply, n, owner, vals):
+    """Last-good-reply with forgetting (LGRF-2, Baier and Drake 2010, as Pentobi's
+    LastGoodReply): for each placement of the simulation after its first, the colour's reply
+    to the placement before it (and to the two before it) is stored when the colour's player
+    won the simulation (or drew: the best value), and forgotten if it was stored and the
+    player lost."""
+    lgr1, lgr2, hash1, hash2, seq_col, seq_mv = reply
+    mask = lgr2.shape[1] - 1
+    none = lgr1.shape[1] - 1
+    best = -1e30
+    for c in range(4):
+        if owner[c] >= 0:
+            best = max(best, vals[owner[c]])
+    for i in range(1, n):
+        c = seq_col[i]
+        if owner[c] < 0:
+            continue
+        m = seq_mv[i]
+        last = seq_mv[i - 1]
+        second = seq_mv[i - 2] if i >= 2 else none
+        h = (hash1[last] ^ hash2[second]) & mask
+        if vals[owner[c]] >= best:
+            lgr2[c, h] = m
+            lgr1[c, last] = m
+        else:
+            if lgr2[c, h] == m:
+                lgr2[c, h] = -1
+            if lgr1[c, last] == m:
+                lgr1[c, last] = -1

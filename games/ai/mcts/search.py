@@ -27,6 +27,7 @@ from .position import (
     place_arrays,
     playout,
     quality_values,
+    update_replies,
     restore_lists,
     values,
 )
@@ -78,6 +79,9 @@ class MctsParams:
     q_score = 0.3
     q_length = 0.12
     q_attach = 0.1
+    # The playouts try the last good reply (LGRF-2, position.update_replies) to the last two
+    # placements, then to the last one, before their policy (Pentobi's LastGoodReply).
+    lgr = 0
 
 
 # -- the compiled part ----------------------------------------------------------------------
@@ -230,7 +234,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     # Every array below without its reference count (compiled.borrow): the caller holds them.
     root, hist0, owner, params = borrow((root, hist0, owner, params))
     tab, tree, work = borrow((tab, tree, work))
-    pos, lists, grids, given, seen, primed, loop = work
+    pos, lists, grids, given, seen, primed, loop, reply = work
     n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
     e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
     e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
@@ -247,6 +251,8 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     hist0_col, hist0_mv = hist0
     hist = (hist_col, hist_mv)
     quality = params[21] > 0.0
+    use_lgr = params[25] > 0.0
+    seq_col, seq_mv = reply[4], reply[5]
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
     for _ in range(count):
         sims[0] += 1
@@ -280,6 +286,8 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             p_ply[m] = depth
             path_nodes[depth] = node
             path_edges[depth] = pick
+            seq_col[depth] = c
+            seq_mv[depth] = m
             if c == shared:
                 path_owner[depth] = rotation
                 rotation = (rotation + 1) % 3
@@ -293,10 +301,12 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
                 break
             if n_count[node] < 0 and e_visits[pick] < expand_after + expand_inc * (depth - 1):
                 break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
-        playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen)
+        n = playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen, reply, use_lgr)
         values(used, lastp, psize, owner, players, advanced, params, vals, points)
         if quality and players == 2:
             quality_values(feat, att_list, att_n, onboard, owner, params, vals, points)
+        if use_lgr:
+            update_replies(reply, n, owner, vals)
         _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,
                 n_visits, n_value, e_move, e_prior, e_visits, e_value, e_anum, e_aval, e_q, e_pw,
                 p_stamp, p_col, p_ply, sim, rave_k)  # fmt: skip
