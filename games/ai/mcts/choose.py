@@ -97,6 +97,10 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             params.q_length,
             params.q_attach,
             params.lgr,
+            # the placements touching the player's other colour (two players, classic only)
+            params.connect_pieces
+            if state is not None and state.mode == "classic" and state.players == 2
+            else 0,
         ],
         np.float64,
     )

@@ -20,7 +20,9 @@ import numpy as np
 
 from .compiled import borrow, njit
 from .position import (
+    FORB,
     MAX_MOVES,
+    P_FEAT,
     P_ONB,
     copy_position,
     generate_considered,
@@ -82,6 +84,11 @@ class MctsParams:
     # The playouts try the last good reply (LGRF-2, position.update_replies) to the last two
     # placements, then to the last one, before their policy (Pentobi's LastGoodReply).
     lgr = 0
+    # Classic two-player games (a player's two colours, R2.3): while fewer than
+    # ``connect_pieces`` pieces are on the board, the tree looks only at the placements that
+    # touch the player's other colour side to side, when there are any (Pentobi's classic_2
+    # rule, 14 there), before the centre filter.
+    connect_pieces = 0
 
 
 # -- the compiled part ----------------------------------------------------------------------
@@ -115,6 +122,22 @@ def _centre_filter(at, n, e_move, tab, slack):
 
 
 @njit(cache=True)
+def _connect_filter(at, n, e_move, feat, cells5, partner):
+    """Keep, of the edges at..at+n, the placements beside a square of colour ``partner`` (one
+    of their squares is forbidden to the partner while empty: beside its pieces), if there is
+    any; their new count."""
+    kept = 0
+    for e in range(at, at + n):
+        m = e_move[e]
+        for k in range(5):
+            if feat[partner, cells5[m, k]] >= FORB:
+                e_move[at + kept] = m
+                kept += 1
+                break
+    return n if kept == 0 else kept
+
+
+@njit(cache=True)
 def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params):
     """Give ``node`` its edges: the placements of the first colour from ``turn`` that has one
     (colours without one are marked done); none at all: the game is over (count 0)."""
@@ -137,7 +160,10 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
             if n == 0:
                 done[c] = 1
                 continue
-            if pos[P_ONB].sum() <= params[13]:
+            onboard = pos[P_ONB].sum()
+            if onboard < params[26]:  # classic two players only (``param_vector``)
+                n = _connect_filter(at, n, e_move, pos[P_FEAT], tab[T_CELLS], (c + 2) % 4)
+            if onboard <= params[13]:
                 n = _centre_filter(at, n, e_move, tab, params[14])
         n_first[node], n_count[node], n_colour[node] = at, n, c
         for e in range(at, at + n):
