@@ -19,6 +19,12 @@ attach-point lists, and per-colour legal-move lists kept up to date during a pla
   The first time a colour moves in a playout its list is built from its attach points through
   the (square, status, piece) table; later it is re-checked (five loads a move) and extended at
   the attach points gained since, and with pieces newly considered (Pentobi's State).
+
+* ``reply`` (one per thread, ``MctsParams.lgr``, classic two players): last good replies
+  (LGRF-2). Before a colour's list is brought up to date, a playout tries the reply stored for
+  it to the last two placements, then to the last one; a legal one is played without updating
+  the list (its next update re-checks it: a used piece's placements drop out there). After
+  each simulation ``update_replies`` stores the winners' replies and forgets the losers'.
 """
 
 from __future__ import annotations
