@@ -2,7 +2,10 @@
 the same positions (classic two players, a game of random placements at 0 / 20 / 40 pieces),
 one thread, seeded fixed-count searches, the variants interleaved, min of ``--repeat`` runs.
 
-    .venv/bin/python bench/switch_speed.py --set quality=1 --set lgr=1 [--repeat 5]
+    .venv/bin/python bench/switch_speed.py --base lgr=0 --set lgr=1 [--repeat 5]
+
+``--base``: the constants of the "off" runs (default: MctsParams as it is); ``--set``: those
+of the "on" runs, on top of ``--base``.
 """
 
 from __future__ import annotations
@@ -32,16 +35,21 @@ def position(pieces: int, seed: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--base", action="append", default=[], help="name=value")
     parser.add_argument("--set", action="append", default=[], help="name=value")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
-    values = {}
-    for item in args.set:
-        name, _, value = item.partition("=")
-        values[name] = type(getattr(mcts.MctsParams, name))(float(value))
-    base = type("Base", (mcts.MctsParams,), {"threads": 1})
-    test = type("Test", (base,), values)
+
+    def values(items):
+        out = {}
+        for item in items:
+            name, _, value = item.partition("=")
+            out[name] = type(getattr(mcts.MctsParams, name))(float(value))
+        return out
+
+    base = type("Base", (mcts.MctsParams,), {"threads": 1, **values(args.base)})
+    test = type("Test", (base,), values(args.set))
     for pieces, sims in ((0, 3000), (20, 5000), (40, 15000)):
         s = position(pieces, args.seed)
         best = {"off": 1e9, "on": 1e9}
