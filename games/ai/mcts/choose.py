@@ -20,8 +20,8 @@ from .position import (
     generate,
     generate_considered,
     new_lists,
-    new_replies,
     new_position,
+    new_replies,
     place,
     prime_lists,
 )

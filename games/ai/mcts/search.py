@@ -29,8 +29,8 @@ from .position import (
     place_arrays,
     playout,
     quality_values,
-    update_replies,
     restore_lists,
+    update_replies,
     values,
 )
 from .priors import priors
