@@ -21,6 +21,7 @@ from .position import (
     generate_considered,
     new_lists,
     new_position,
+    new_replies,
     place,
     prime_lists,
 )
@@ -68,6 +69,9 @@ def history(state):
 
 def param_vector(params, expand_after: int, state=None) -> np.ndarray:
     """The constants as the compiled loop reads them (see ``_run`` and ``priors``)."""
+    # The switches of issue #23's stop 33 (quality, lgr, connect_pieces) were measured in
+    # classic two-player games only: other games search as before.
+    classic2 = state is not None and state.mode == "classic" and state.players == 2
     return np.array(
         [
             params.cpuct,
@@ -91,6 +95,13 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             -1 if state is None or state.shared is None else state.shared,
             0 if state is None else state.rotation,
             params.expand_inc,
+            params.quality if classic2 else 0,
+            params.q_score,
+            params.q_length,
+            params.q_attach,
+            params.lgr if classic2 else 0,
+            # the placements touching the player's other colour
+            params.connect_pieces if classic2 else 0,
         ],
         np.float64,
     )
@@ -125,8 +136,9 @@ def scratch(placements: int, given=None, root=None):
             np.empty(128, np.int32),
             np.empty(128, np.int32),
             np.zeros(4),
-            np.zeros(4),
+            np.zeros(16),  # the players' points, then quality_values' running statistics
         ),
+        new_replies(placements),
     )
 
 

@@ -19,6 +19,12 @@ attach-point lists, and per-colour legal-move lists kept up to date during a pla
   The first time a colour moves in a playout its list is built from its attach points through
   the (square, status, piece) table; later it is re-checked (five loads a move) and extended at
   the attach points gained since, and with pieces newly considered (Pentobi's State).
+
+* ``reply`` (one per thread, ``MctsParams.lgr``, classic two players): last good replies
+  (LGRF-2). Before a colour's list is brought up to date, a playout tries the reply stored for
+  it to the last two placements, then to the last one; a legal one is played without updating
+  the list (its next update re-checks it: a used piece's placements drop out there). After
+  each simulation ``update_replies`` stores the winners' replies and forgets the losers'.
 """
 
 from __future__ import annotations
@@ -419,8 +425,23 @@ def set_local(c, pos, tab, lists, owner, hist):
                             tab[T_SIDE], owner, hist[0], hist[1], lists[L_LPTS])  # fmt: skip
 
 
+@njit(cache=True, inline="always")
+def _reply_legal(c, m, feat, is_att, used, piece, cells5):
+    """A stored reply (-1: none) is playable by colour c: its piece unused, none of its squares
+    forbidden, one on an attach point (Pentobi's check_lgr; not for a colour's first piece)."""
+    if m < 0 or used[c, piece[m]]:
+        return False
+    touch = 0
+    for k in range(5):
+        q = cells5[m, k]
+        if feat[c, q] >= FORB:
+            return False
+        touch |= is_att[c, q]
+    return touch != 0
+
+
 @njit(cache=True, _nrt=False)  # allocates nothing: no reference counts (compiled.py)
-def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
+def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, use_lgr):
     """Play the game out from colour ``turn`` (the next colour is ``step`` on: 1 clockwise, 3
     reversed): each colour in turn places a placement at random with weight 5 ** squares x
     weight_local ** local points (placements covering the most squares next to the opponents'
@@ -435,6 +456,8 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
     mstart, mlist = tab[T_MSTART], tab[T_MLIST]
     hist_col, hist_mv = hist
     p_stamp, p_col, p_ply, sim = seen[0], seen[1], seen[2], seen[3][0]
+    lgr1, lgr2, hash1, hash2, seq_col, seq_mv = reply
+    mask = lgr2.shape[1] - 1
     idle = 0
     c = turn
     while idle < 4:
@@ -442,6 +465,26 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
             idle += 1
             c = (c + step) % 4
             continue
+        if use_lgr and onboard[c] > 0:  # the last good reply to the last two / last placement
+            last = hist_mv[2]
+            second = hist_mv[1] if hist_col[1] >= 0 else lgr1.shape[1] - 1
+            m = lgr2[c, (hash1[last] ^ hash2[second]) & mask]
+            if not _reply_legal(c, m, feat, is_att, used, piece, cells5):
+                m = lgr1[c, last]
+                if not _reply_legal(c, m, feat, is_att, used, piece, cells5):
+                    m = -1
+            if m >= 0:
+                place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5,
+                             piece, psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
+                p_stamp[m] = sim
+                p_col[m] = c
+                p_ply[m] = ply
+                seq_col[ply] = c
+                seq_mv[ply] = m
+                ply += 1
+                idle = 0
+                c = (c + step) % 4
+                continue
         n_local = set_local_arrays(c, feat, is_att, onboard, att, natt, side, owner, hist_col,
                                    hist_mv, lpts)  # fmt: skip
         n = update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5, stpt,
@@ -471,9 +514,12 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen):
             p_stamp[m] = sim
             p_col[m] = c
             p_ply[m] = ply
+            seq_col[ply] = c
+            seq_mv[ply] = m
             ply += 1
             idle = 0
         c = (c + step) % 4
+    return ply
 
 
 @njit(cache=True)
@@ -559,3 +605,110 @@ def values(used, lastp, psize, owner, players, advanced, params, out, points):
         margin = points[i] - others / (players - 1)
         bend = 0.5 * (1.0 + math.tanh(margin / margin_scale))
         out[i] = (1.0 - margin_share) * rank + margin_share * bend
+
+
+@njit(cache=True, inline="always")
+def _sigmoid(x):
+    return -1.0 + 2.0 / (1.0 + math.exp(-2.0 * x))
+
+
+@njit(cache=True, inline="always")
+def _running(stat, at, x):
+    """Add ``x`` to the running count, mean and sum of squared deviations at ``stat[at:at + 3]``
+    (Welford); ``x``'s deviation from the mean before it, in standard deviations (0 while the
+    spread is 0)."""
+    n = stat[at] + 1.0
+    delta = x - stat[at + 1]
+    mean = stat[at + 1] + delta / n
+    stat[at] = n
+    stat[at + 1] = mean
+    stat[at + 2] += delta * (x - mean)
+    var = stat[at + 2] / n
+    return (x - mean) / math.sqrt(var) if var > 0.0 else 0.0
+
+
+@njit(cache=True)
+def quality_values(feat, att_list, att_n, onboard, owner, params, out, points):
+    """Two players: replace ``values``' result (called after it, ``points[0:2]`` the players'
+    points) by Pentobi's quality-rewarded one: the rank (1, 0.5, 0) plus bonuses measured
+    against the running statistics of this search's playouts (``points[4:13]``): the points
+    margin (``params[22]`` x sigmoid of its deviation), the game's length (shorter wins and
+    longer losses better: ``params[23]``) and the margin of usable attach points
+    (``params[24]``). Pepels et al., Quality-based rewards for MCTS simulations (ECAI 2014)."""
+    margin = points[0] - points[1]
+    rank = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
+    length = 0.0
+    attach = 0.0
+    for c in range(4):
+        length += onboard[c]
+        free = 0
+        for i in range(att_n[c]):
+            if feat[c, att_list[c, i]] < FORB:
+                free += 1
+        attach += free if owner[c] == 0 else -free
+    res = rank
+    d = _running(points, 4, length)
+    res -= params[23] * (rank - 0.5) * _sigmoid(d)
+    d = _running(points, 7, margin)
+    res += params[22] * _sigmoid(d)
+    d = _running(points, 10, attach)
+    res += params[24] * _sigmoid(d)
+    out[0] = res
+    out[1] = 1.0 - res
+
+
+LGR_SIZE = 1 << 16  # entries of a colour's table of replies to the last two placements
+_HASHES: dict = {}  # placements: the two hash tables (fixed: searches stay repeatable)
+
+
+def new_replies(placements: int):
+    """A thread's last-good-reply tables (``update_replies``), empty, and the simulation's
+    placements in order: (replies to the last placement [4, placements + 1], replies to the
+    last two [4, LGR_SIZE] by hash, the two hash tables (index ``placements``: none), colours,
+    placements)."""
+    hashes = _HASHES.get(placements)
+    if hashes is None:
+        rng = np.random.RandomState(20231)
+        hashes = _HASHES[placements] = tuple(
+            rng.randint(0, 1 << 30, placements + 1).astype(np.int64) for _ in range(2)
+        )
+    return (
+        np.full((4, placements + 1), -1, np.int32),
+        np.full((4, LGR_SIZE), -1, np.int32),
+        hashes[0],
+        hashes[1],
+        np.full(256, -1, np.int32),
+        np.zeros(256, np.int32),
+    )
+
+
+@njit(cache=True)
+def update_replies(reply, n, owner, vals):
+    """Last-good-reply with forgetting (LGRF-2, Baier and Drake 2010, as Pentobi's
+    LastGoodReply): for each placement of the simulation after its first, the colour's reply
+    to the placement before it (and to the two before it) is stored when the colour's player
+    won the simulation (or drew: the best value), and forgotten if it was stored and the
+    player lost."""
+    lgr1, lgr2, hash1, hash2, seq_col, seq_mv = reply
+    mask = lgr2.shape[1] - 1
+    none = lgr1.shape[1] - 1
+    best = -1e30
+    for c in range(4):
+        if owner[c] >= 0:
+            best = max(best, vals[owner[c]])
+    for i in range(1, n):
+        c = seq_col[i]
+        if owner[c] < 0:
+            continue
+        m = seq_mv[i]
+        last = seq_mv[i - 1]
+        second = seq_mv[i - 2] if i >= 2 else none
+        h = (hash1[last] ^ hash2[second]) & mask
+        if vals[owner[c]] >= best:
+            lgr2[c, h] = m
+            lgr1[c, last] = m
+        else:
+            if lgr2[c, h] == m:
+                lgr2[c, h] = -1
+            if lgr1[c, last] == m:
+                lgr1[c, last] = -1
