@@ -84,9 +84,15 @@ REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR
 
 class OneThread(mcts.MctsParams):
     """The search as Expert runs it, on one core: an analysis shares the machine with the
-    computer's turns and must not take both cores."""
+    computer's turns and must not take both cores.
+
+    Without last-good-reply (``lgr``, on for Expert's classic two-player games since stop 33):
+    the analysis's estimates were measured with the search before it (bench/ANALYSIS_RESULTS.md),
+    and at an analysis's few hundred simulations a decision LGR's learned replies moved the
+    values of sound moves (tests/analysis/test_estimates.py). Kept off until measured there."""
 
     threads = 1
+    lgr = 0
 
 
 @dataclass(frozen=True)
