@@ -465,6 +465,7 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, us
             idle += 1
             c = (c + step) % 4
             continue
+        m = -1
         if use_lgr and onboard[c] > 0:  # the last good reply to the last two / last placement
             last = hist_mv[2]
             second = hist_mv[1] if hist_col[1] >= 0 else lgr1.shape[1] - 1
@@ -473,51 +474,40 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, us
                 m = lgr1[c, last]
                 if not _reply_legal(c, m, feat, is_att, used, piece, cells5):
                     m = -1
-            if m >= 0:
-                place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5,
-                             piece, psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
-                p_stamp[m] = sim
-                p_col[m] = c
-                p_ply[m] = ply
-                seq_col[ply] = c
-                seq_mv[ply] = m
-                ply += 1
-                idle = 0
+        if m < 0:  # no reply to play: the policy (a reply skips the list update)
+            n_local = set_local_arrays(c, feat, is_att, onboard, att, natt, side, owner,
+                                       hist_col, hist_mv, lpts)  # fmt: skip
+            n = update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5,
+                              stpt, mstart, mlist, moves, nmoves, ready, done_at, mark, stamp,
+                              cons, every, new, cum, lpow, gsize, gam)  # fmt: skip
+            if n > 0:
+                x = np.random.random() * cum[n - 1]
+                lo, hi = 0, n - 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if cum[mid] > x:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                m = moves[c, lo]
+            for i in range(n_local):
+                feat[c, lpts[i]] &= FORB
+            if m < 0:
+                done[c] = 1
+                idle += 1
                 c = (c + step) % 4
                 continue
-        n_local = set_local_arrays(c, feat, is_att, onboard, att, natt, side, owner, hist_col,
-                                   hist_mv, lpts)  # fmt: skip
-        n = update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5, stpt,
-                          mstart, mlist, moves, nmoves, ready, done_at, mark, stamp, cons, every,
-                          new, cum, lpow, gsize, gam)  # fmt: skip
-        m = -1
-        if n > 0:
-            x = np.random.random() * cum[n - 1]
-            lo, hi = 0, n - 1
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if cum[mid] > x:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            m = moves[c, lo]
-        for i in range(n_local):
-            feat[c, lpts[i]] &= FORB
-        if m < 0:
-            done[c] = 1
-            idle += 1
-        else:
             if onboard[c] == 0:
                 ready[c] = 0  # its first piece replaces the corners as attach points
-            place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5, piece,
-                         psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
-            p_stamp[m] = sim
-            p_col[m] = c
-            p_ply[m] = ply
-            seq_col[ply] = c
-            seq_mv[ply] = m
-            ply += 1
-            idle = 0
+        place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5, piece,
+                     psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
+        p_stamp[m] = sim
+        p_col[m] = c
+        p_ply[m] = ply
+        seq_col[ply] = c
+        seq_mv[ply] = m
+        ply += 1
+        idle = 0
         c = (c + step) % 4
     return ply
 
