@@ -205,7 +205,9 @@ def expert_action(
     if compiled:
         seed = rng.randrange(1 << 31)
         until = time.perf_counter() + budget * mcts.MctsParams.budget_share
-        value, _ = mcts.mcts_choose(state, deadline=until, max_sims=max_sims, seed=seed)
+        value, _ = mcts.mcts_choose(
+            state, deadline=until, max_sims=max_sims, seed=seed, settle=True
+        )
         return {"place": placement_text(value)}
     casual = Casual(seat)
     fallback = casual.action(state)

@@ -167,6 +167,10 @@ def new_tree(max_nodes: int, max_edges: int):
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
+
+# A settling search (``mcts_choose(settle=True)``) judges its rate after this many seconds at
+# the earliest (Pentobi's 0.1 s: a rate measured over a few slices says little).
+SETTLE_AFTER = 0.1
 # A prefork Celery worker warms the search up in its main process (config/celery.py), which
 # starts a pool, then forks its children: a fork copies the pool but not its threads, and a
 # child's first threaded search waited for them forever. Each process starts its own pool.
@@ -223,12 +227,20 @@ def mcts_choose(
     seed: int = 0,
     params=MctsParams,
     keep: bool = False,
+    settle: bool = False,
 ) -> tuple[int, dict]:
     """The placement (an engine value) the search picks for the colour to move, and statistics.
 
     ``deadline`` is a ``time.perf_counter()`` time; ``max_sims`` bounds the simulations too.
     Without ``max_sims``, a search kept for this very position (``keep=True`` on an earlier
     call) goes on from its trees (``stats["reused"]``: the simulations it had).
+
+    ``settle``: a time-budgeted search stops as soon as its pick cannot change, that is when the
+    most visited root move leads the second by more than the simulations the time left affords
+    at the rate so far (Pentobi's ``SearchBase::check_cannot_change``); ``stats["settled"]``
+    says so. The pick is the one the whole budget would have made; the player waits less. A
+    search bounded by ``max_sims`` runs them all (repeatable), and so does one whose values
+    matter beyond its pick (a Shuffle card candidate's).
     """
     tab = Tables.get()
     count = len(tab[T_PIECE])
@@ -252,6 +264,8 @@ def mcts_choose(
     sims = 0
     rounds = 0
     per_sim = 0.0  # seconds a slice took per simulation, so far (time-budgeted searches)
+    started = time.perf_counter()
+    settled = False
     while True:
         left = SLICE * threads if max_sims is None else max_sims - sims
         step = min(SLICE, -(-left // threads))
@@ -281,6 +295,10 @@ def mcts_choose(
         per_sim = max(per_sim, (now - began) / step)
         if now >= deadline:
             break
+        settling = settle and max_sims is None and now - started >= SETTLE_AFTER
+        if settling and _settled(trees, sims / (now - started) * (deadline - now)):
+            settled = True
+            break
     tree = trees[0]
     first, count = int(tree[0][0]), int(tree[1][0])
     if count <= 0 or tree[2][0] != state.turn:
@@ -305,8 +323,22 @@ def mcts_choose(
         "visits": int(e_visits[best]),
         "root_visits": int(e_visits.sum()),
         "value": float(e_value[best] / max(1, e_visits[best])),
+        "settled": settled,
     }
     return PLACEMENTS[move], stats
+
+
+def _settled(trees, remaining: float) -> bool:
+    """Whether the most visited root move (all threads' visits) leads the second by more
+    than ``remaining`` simulations, so that no outcome of them can change the pick."""
+    first, count = int(trees[0][0][0]), int(trees[0][1][0])
+    if count <= 1:
+        return count == 1
+    visits = trees[0][7][first : first + count].astype(np.int64)
+    for other in trees[1:]:
+        visits += other[7][first : first + count]
+    top2 = np.partition(visits, count - 2)[count - 2 :]
+    return int(top2[1] - top2[0]) > remaining
 
 
 def given_moves(state) -> np.ndarray | None:
