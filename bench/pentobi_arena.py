@@ -333,13 +333,17 @@ def check_final(gtp: Gtp, state, players: int) -> str:
 def _our_move(state, seat: int, game: dict, board_map: BoardMap, out: dict):
     colour = COLOURS[state.turn]
     began = time.perf_counter()
-    action = decide(
-        seat_view(state, seat),
-        level=game["level"],
-        seed=game["seed"] * 1009 + state.ply,
-        budget=game["budget"],
-        max_sims=game.get("sims"),
-    )
+    seed = game["seed"] * 1009 + state.ply
+    if game.get("cli"):
+        action = cli_move(game, out.get("actions", []), seed)
+    else:
+        action = decide(
+            seat_view(state, seat),
+            level=game["level"],
+            seed=seed,
+            budget=game["budget"],
+            max_sims=game.get("sims"),
+        )
     out["our_times"].append(time.perf_counter() - began)
     cells = cells_of(action["place"])
     if state.step == "setup":
@@ -350,6 +354,24 @@ def _our_move(state, seat: int, game: dict, board_map: BoardMap, out: dict):
         board_map.first_piece(colour, cells)
     after = apply(state, action)
     return after, f"play {COLOUR_NUMBER[colour]} {format_move(board_map.to_pentobi(cells))}"
+
+
+def cli_move(game: dict, actions: list[dict], seed: int) -> dict:
+    """Our move from the command line (``--cli``, issue #23): a new ``python -m games.ai move``
+    process per decision, handed the game so far as a record on standard input, as a tool
+    outside the site would call it. The level's own budget, or ``--budget``."""
+    initial = new_game(mode="classic", players=game["players"], scoring="advanced")
+    record = json.dumps(make_record(initial, actions, reveal=False))
+    argv = [sys.executable, "-m", "games.ai", "move", "--level", game["level"]]
+    argv += ["--seed", str(seed), "-"]
+    if game["budget"] is not None:
+        argv[-1:-1] = ["--budget", str(game["budget"])]
+    done = subprocess.run(
+        argv, cwd=ROOT, input=record, capture_output=True, text=True, timeout=COMMAND_TIMEOUT
+    )
+    if done.returncode != 0:
+        raise ArenaError(f"python -m games.ai move failed ({done.returncode}): {done.stderr}")
+    return json.loads(done.stdout)
 
 
 def _their_move(state, gtp: Gtp, board_map: BoardMap, out: dict):
@@ -450,6 +472,7 @@ def games_of(args, argv_for) -> list[dict]:
                 "seed": seed,
                 "argv": argv_for(seed),
                 "sgf_dir": args.sgf,
+                "cli": args.cli,
             }
         )
     return out
@@ -532,6 +555,7 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
         "sims": args.sims,
         "threads": args.threads,
         "params": args.param,
+        "cli": args.cli,
         "players": args.players,
         "seed": args.seed,
         "jobs": args.jobs,
@@ -575,6 +599,8 @@ def arena_markdown(report: dict) -> str:
         who += f", {report['sims']} simulations a search"
     if report.get("params"):
         who += ", " + ", ".join(f"{k}={v}" for k, v in report["params"].items())
+    if report.get("cli"):
+        who += ", from the command line (a process per move)"
     lo, hi = s["win_ci95"]
     mlo, mhi = s["margin_ci95"]
     last_seed = report["seed"] + (s["games"] - 1) // report["players"]
@@ -725,8 +751,15 @@ def arena_args(argv: list[str]):
     parser.add_argument("--books", default=os.environ.get("PENTOBI_BOOKS") or None)
     parser.add_argument("--json", help="also write the report as JSON to this file")
     parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
+    parser.add_argument(
+        "--cli",
+        action="store_true",
+        help="our moves from the command line: one `python -m games.ai move` process per move",
+    )
     args = parser.parse_args(argv)
     args.param = dict(args.param)
+    if args.cli and (args.sims or args.threads or args.param):
+        parser.error("--cli plays the level as the command line does: no --sims/--threads/--param")
     if args.games < 1 or args.jobs < 1 or (args.budget is not None and args.budget <= 0):
         parser.error("--games, --jobs and --budget must be positive")
     return args

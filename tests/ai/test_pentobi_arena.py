@@ -183,6 +183,27 @@ def test_the_arena_plays_alternating_seats_against_a_gtp_engine(fake_gtp, tmp_pa
     assert "beginner vs Pentobi level 3" in capsys.readouterr().out
 
 
+def test_cli_moves_come_from_a_command_line_process_given_the_game_so_far():
+    """``--cli`` (issue #23): our move is what ``python -m games.ai move`` prints for a record
+    of the game so far, a legal placement for the colour to move."""
+    game = {"players": 2, "level": "beginner", "budget": None}
+    state = new_game(mode="classic", players=2, scoring="advanced")
+    actions = []
+    for seed in (1, 2, 3):
+        action = arena.cli_move(game, actions, seed)
+        assert action["place"] in {placement_text(p) for p in legal_placements(state)}
+        state = apply(state, action)
+        actions.append(action)
+    assert len(state.pieces[0]) == len(state.pieces[1]) == len(state.pieces[2]) == 1
+
+
+def test_cli_refuses_what_the_command_line_cannot_be_told():
+    for extra in (["--sims", "100"], ["--threads", "1"], ["--param", "lgr=0"]):
+        with pytest.raises(SystemExit):
+            arena.arena_args(["--cli", *extra])
+    assert arena.arena_args(["--cli", "--level", "expert"]).cli
+
+
 def test_the_arena_plays_four_players(fake_gtp):
     args = arena.arena_args(["--level", "beginner", "--players", "4", "--games", "1"])
     report = arena.run_arena(args, fake_gtp, [])
