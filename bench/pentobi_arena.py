@@ -441,6 +441,7 @@ def play_game(game: dict) -> dict:
         "index": game["index"],
         "seed": game["seed"],
         "our_seat": our_seat,
+        "cli": bool(game.get("cli")),
         "our_colours": ours["colours"],
         "outcome": outcome,
         "our_score": ours["score"],
@@ -453,29 +454,57 @@ def play_game(game: dict) -> dict:
 
 
 def games_of(args, argv_for) -> list[dict]:
-    """The games of a run: seat ``g % players`` for us, seed ``seed + g // players``."""
+    """The games of a run: seat ``g % players`` for us, seed ``seed + g // players``. With
+    ``--paired`` each of them twice in a row, first in this process (``cli`` false: as a worker
+    plays) and then from the command line (``cli`` true), so that the two ways of playing meet
+    the same seeds, seats and Pentobi, under the same load, in turn."""
     out = []
     for g in range(args.games):
         seed = args.seed + g // args.players
         if args.our_seats is not None and g % args.players not in args.our_seats:
             continue
-        out.append(
-            {
-                "index": g,
-                "players": args.players,
-                "our_seat": g % args.players,
-                "level": args.level,
-                "budget": args.budget,
-                "sims": args.sims,
-                "threads": args.threads,
-                "params": args.param,
-                "seed": seed,
-                "argv": argv_for(seed),
-                "sgf_dir": args.sgf,
-                "cli": args.cli,
-            }
-        )
+        for cli in (False, True) if args.paired else (args.cli,):
+            out.append(
+                {
+                    "index": g,
+                    "players": args.players,
+                    "our_seat": g % args.players,
+                    "level": args.level,
+                    "budget": args.budget,
+                    "sims": args.sims,
+                    "threads": args.threads,
+                    "params": args.param,
+                    "seed": seed,
+                    "argv": argv_for(seed),
+                    "sgf_dir": args.sgf,
+                    "cli": cli,
+                }
+            )
     return out
+
+
+def points(result: dict) -> float:
+    return {"win": 1.0, "draw": 0.5}.get(result["outcome"], 0.0)
+
+
+def paired_difference(results: list[dict]) -> dict:
+    """``--paired``: the command line's points minus the worker's, game by game (same seed and
+    seat), with a 95 % interval from the spread of those differences (normal approximation)."""
+    worker = {(r["seed"], r["our_seat"]): points(r) for r in results if not r.get("cli")}
+    diffs = [
+        points(r) - worker[(r["seed"], r["our_seat"])]
+        for r in results
+        if r.get("cli") and (r["seed"], r["our_seat"]) in worker
+    ]
+    if not diffs:
+        return {"pairs": 0}
+    mean, lo, hi = mean_ci(diffs) if len(diffs) > 1 else (diffs[0], diffs[0], diffs[0])
+    return {
+        "pairs": len(diffs),
+        "mean": round(mean, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "same": sum(d == 0 for d in diffs),
+    }
 
 
 def summarize(results: list[dict]) -> dict:
@@ -491,9 +520,7 @@ def summarize(results: list[dict]) -> dict:
     seats = {}
     for seat in sorted({r["our_seat"] for r in results}):
         mine = [r for r in results if r["our_seat"] == seat]
-        points = sum(1.0 if r["outcome"] == "win" else 0.5 if r["outcome"] == "draw" else 0.0
-                     for r in mine)  # fmt: skip
-        seats[str(seat)] = [len(mine), points]
+        seats[str(seat)] = [len(mine), sum(points(r) for r in mine)]
     return {
         "elo": elo(rate, n),
         "by_seat": seats,
@@ -542,13 +569,21 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
             print(
                 f"game {len(results)}/{len(games)}: {result['outcome']} "
                 f"{result['our_score']} vs {result['best_pentobi_score']} "
-                f"(seat {result['our_seat']}, seed {result['seed']})",
+                f"(seat {result['our_seat']}, seed {result['seed']}"
+                f"{', command line' if result['cli'] else ''})",
                 file=sys.stderr,
                 flush=True,
             )
+        if args.json:  # the report so far, after every game: a stopped run keeps its games
+            report = arena_report(args, argv, results, revision, started, load_before)
+            Path(args.json).write_text(json.dumps(report, indent=2))
     if args.jobs != 1:
         pool.shutdown()
-    return {
+    return arena_report(args, argv, results, revision, started, load_before)
+
+
+def arena_report(args, argv, results, revision, started, load_before) -> dict:
+    report = {
         "level": args.level,
         "budget": args.budget,
         "pentobi_level": args.pentobi_level,
@@ -556,6 +591,7 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
         "threads": args.threads,
         "params": args.param,
         "cli": args.cli,
+        "paired": args.paired,
         "players": args.players,
         "seed": args.seed,
         "jobs": args.jobs,
@@ -573,6 +609,11 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
             {k: v for k, v in r.items() if k not in ("our_times", "pentobi_times")} for r in results
         ],
     }
+    if args.paired:
+        report["summary_worker"] = summarize([r for r in results if not r["cli"]])
+        report["summary_cli"] = summarize([r for r in results if r["cli"]])
+        report["difference"] = paired_difference(results)
+    return report
 
 
 # -- reports ------------------------------------------------------------------------------------
@@ -592,6 +633,30 @@ def fmt_elo(value) -> str:
     return f"{best} [95 % CI {lo}, {hi}]"
 
 
+def summary_row(name: str, s: dict) -> str:
+    lo, hi = s["win_ci95"]
+    mlo, mhi = s["margin_ci95"]
+    return (
+        f"| {name}{s['games']} | {s['wins']}–{s['draws']}–{s['losses']} "
+        f"| {pct(s['win_rate'])} [{pct(lo)}, {pct(hi)}] "
+        f"| {s['mean_margin']:+.1f} [{mlo:+.1f}, {mhi:+.1f}] "
+        f"| {s['our_p50_s']:.2f} / {s['our_p95_s']:.2f} ({s['our_decisions']}) "
+        f"| {s['pentobi_p50_s']:.3f} / {s['pentobi_p95_s']:.3f} ({s['pentobi_moves']}) |"
+    )
+
+
+def paired_lines(diff: dict | None) -> list[str]:
+    if not diff or not diff.get("pairs"):
+        return []
+    lo, hi = diff["ci95"]
+    return [
+        f"Command line minus this process, game by game: {diff['mean'] * 100:+.1f} points "
+        f"[95 % CI {lo * 100:+.1f}, {hi * 100:+.1f}] over {diff['pairs']} pairs "
+        f"({diff['same']} with the same result).",
+        "",
+    ]
+
+
 def arena_markdown(report: dict) -> str:
     s = report["summary"]
     who = report["level"] + (f" (budget {report['budget']} s)" if report["budget"] else "")
@@ -601,10 +666,16 @@ def arena_markdown(report: dict) -> str:
         who += ", " + ", ".join(f"{k}={v}" for k, v in report["params"].items())
     if report.get("cli"):
         who += ", from the command line (a process per move)"
-    lo, hi = s["win_ci95"]
-    mlo, mhi = s["margin_ci95"]
-    last_seed = report["seed"] + (s["games"] - 1) // report["players"]
+    last_seed = max((g["seed"] for g in report["games"]), default=report["seed"])
+    if report.get("paired"):
+        who += ", in this process and from the command line, game by game"
     mode = "two players (classic_2)" if report["players"] == 2 else "four players (classic)"
+    rows = [("", s)]
+    if report.get("paired"):
+        rows = [
+            ("in this process: ", report["summary_worker"]),
+            ("command line: ", report["summary_cli"]),
+        ]
     return "\n".join(
         [
             f"### {who} vs Pentobi level {report['pentobi_level']}, classic, {mode}",
@@ -616,14 +687,15 @@ def arena_markdown(report: dict) -> str:
             "| games | won–drawn–lost | win rate [95 % CI] | mean margin [95 % CI] "
             "| our s/decision p50 / p95 | Pentobi s/move p50 / p95 |",
             "|---|---|---|---|---|---|",
-            f"| {s['games']} | {s['wins']}–{s['draws']}–{s['losses']} "
-            f"| {pct(s['win_rate'])} [{pct(lo)}, {pct(hi)}] "
-            f"| {s['mean_margin']:+.1f} [{mlo:+.1f}, {mhi:+.1f}] "
-            f"| {s['our_p50_s']:.2f} / {s['our_p95_s']:.2f} ({s['our_decisions']}) "
-            f"| {s['pentobi_p50_s']:.3f} / {s['pentobi_p95_s']:.3f} ({s['pentobi_moves']}) |",
+            *(summary_row(name, x) for name, x in rows),
             "",
-            f"Elo difference {fmt_elo(s.get('elo'))}; by our seat (games, points): "
-            f"{s.get('by_seat', {})}. "
+            *paired_lines(report.get("difference")),
+            " ".join(
+                f"{name}Elo difference {fmt_elo(x.get('elo'))}; by our seat (games, points): "
+                f"{x.get('by_seat', {})}."
+                for name, x in rows
+            )
+            + " "
             f"Pentobi {report['pentobi_version']}, "
             f"{'opening book' if report['books'] else 'no opening book'}, 1 thread; "
             f"seeds {report['seed']}–{last_seed}, seats alternated. "
@@ -756,9 +828,17 @@ def arena_args(argv: list[str]):
         action="store_true",
         help="our moves from the command line: one `python -m games.ai move` process per move",
     )
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="play every game twice, in this process and then from the command line (--cli), "
+        "and report both and the difference",
+    )
     args = parser.parse_args(argv)
     args.param = dict(args.param)
-    if args.cli and (args.sims or args.threads or args.param):
+    if args.paired and args.cli:
+        parser.error("--paired already plays every game from the command line too")
+    if (args.cli or args.paired) and (args.sims or args.threads or args.param):
         parser.error("--cli plays the level as the command line does: no --sims/--threads/--param")
     if args.games < 1 or args.jobs < 1 or (args.budget is not None and args.budget <= 0):
         parser.error("--games, --jobs and --budget must be positive")

@@ -204,6 +204,36 @@ def test_cli_refuses_what_the_command_line_cannot_be_told():
     assert arena.arena_args(["--cli", "--level", "expert"]).cli
 
 
+def test_paired_plays_each_game_in_this_process_then_from_the_command_line(
+    fake_gtp, tmp_path, capsys
+):
+    """``--paired`` (issue #23 goal 4): every seed and seat twice in a row, in this process and
+    from the command line; the report has both summaries and the game-by-game difference, and
+    is written after every game (a stopped run keeps what it played)."""
+    report_file = tmp_path / "paired.json"
+    argv = ["--level", "beginner", "--games", "2", "--seed", "11", "--paired"]
+    assert arena.main([*argv, "--json", str(report_file)]) == 0
+    report = json.loads(report_file.read_text())
+    games = report["games"]
+    assert [(g["seed"], g["our_seat"], g["cli"]) for g in games] == [
+        (11, 0, False),
+        (11, 0, True),
+        (11, 1, False),
+        (11, 1, True),
+    ]
+    assert report["summary_worker"]["games"] == report["summary_cli"]["games"] == 2
+    diff = report["difference"]
+    by_pair = [arena.points(games[i + 1]) - arena.points(games[i]) for i in (0, 2)]
+    assert diff["pairs"] == 2 and diff["mean"] == sum(by_pair) / 2
+    assert diff["same"] == sum(d == 0 for d in by_pair)
+    out = capsys.readouterr().out
+    assert "in this process: 2 |" in out and "command line: 2 |" in out
+    assert "game by game" in out and "over 2 pairs" in out
+    for extra in (["--cli"], ["--sims", "50"]):
+        with pytest.raises(SystemExit):
+            arena.arena_args(["--paired", *extra])
+
+
 def test_the_arena_plays_four_players(fake_gtp):
     args = arena.arena_args(["--level", "beginner", "--players", "4", "--games", "1"])
     report = arena.run_arena(args, fake_gtp, [])
