@@ -428,7 +428,8 @@ def play_game(game: dict) -> dict:
         raise ArenaError("Pentobi's board differs from ours at the game's end")
     if game.get("sgf_dir"):
         names = ["Pentobi" if p != our_seat else game["level"] for p in range(players)]
-        path = Path(game["sgf_dir"]) / f"game{game['index']:03d}-seed{game['seed']}.blksgf"
+        how = "-cli" if game.get("cli") else ""  # --paired plays each index both ways
+        path = Path(game["sgf_dir"]) / f"game{game['index']:03d}-seed{game['seed']}{how}.blksgf"
         record = make_record(initial, out["actions"], reveal=True)
         path.write_text(export(record, names=names, date=f"{datetime.now(UTC):%Y-%m-%d}"))
     out.pop("actions", None)

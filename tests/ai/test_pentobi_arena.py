@@ -212,7 +212,14 @@ def test_paired_plays_each_game_in_this_process_then_from_the_command_line(
     is written after every game (a stopped run keeps what it played)."""
     report_file = tmp_path / "paired.json"
     argv = ["--level", "beginner", "--games", "2", "--seed", "11", "--paired"]
-    assert arena.main([*argv, "--json", str(report_file)]) == 0
+    sgf = tmp_path / "sgf"
+    assert arena.main([*argv, "--json", str(report_file), "--sgf", str(sgf)]) == 0
+    assert sorted(f.name for f in sgf.iterdir()) == [  # both games of a pair are kept
+        "game000-seed11-cli.blksgf",
+        "game000-seed11.blksgf",
+        "game001-seed11-cli.blksgf",
+        "game001-seed11.blksgf",
+    ]
     report = json.loads(report_file.read_text())
     games = report["games"]
     assert [(g["seed"], g["our_seat"], g["cli"]) for g in games] == [
