@@ -499,7 +499,7 @@ def paired_difference(results: list[dict]) -> dict:
     ]
     if not diffs:
         return {"pairs": 0}
-    mean, lo, hi = mean_ci(diffs) if len(diffs) > 1 else (diffs[0], diffs[0], diffs[0])
+    mean, lo, hi = mean_ci(diffs)  # one pair: its difference, no spread
     return {
         "pairs": len(diffs),
         "mean": round(mean, 4),
@@ -840,7 +840,10 @@ def arena_args(argv: list[str]):
     if args.paired and args.cli:
         parser.error("--paired already plays every game from the command line too")
     if (args.cli or args.paired) and (args.sims or args.threads or args.param):
-        parser.error("--cli plays the level as the command line does: no --sims/--threads/--param")
+        parser.error(
+            "--cli and --paired play the level as the command line does: "
+            "no --sims/--threads/--param"
+        )
     if args.games < 1 or args.jobs < 1 or (args.budget is not None and args.budget <= 0):
         parser.error("--games, --jobs and --budget must be positive")
     return args

@@ -208,8 +208,7 @@ def test_paired_plays_each_game_in_this_process_then_from_the_command_line(
     fake_gtp, tmp_path, capsys
 ):
     """``--paired`` (issue #23 goal 4): every seed and seat twice in a row, in this process and
-    from the command line; the report has both summaries and the game-by-game difference, and
-    is written after every game (a stopped run keeps what it played)."""
+    from the command line; the report has both summaries and the game-by-game difference."""
     report_file = tmp_path / "paired.json"
     argv = ["--level", "beginner", "--games", "2", "--seed", "11", "--paired"]
     sgf = tmp_path / "sgf"
@@ -239,6 +238,29 @@ def test_paired_plays_each_game_in_this_process_then_from_the_command_line(
     for extra in (["--cli"], ["--sims", "50"]):
         with pytest.raises(SystemExit):
             arena.arena_args(["--paired", *extra])
+
+
+def test_a_run_stopped_midway_keeps_the_games_it_played_in_its_json_report(
+    fake_gtp, tmp_path, monkeypatch
+):
+    """``--json`` is rewritten after every game: a run that stops (an engine error here, a
+    killed process in a long arena) leaves the report of the games it finished."""
+    report_file = tmp_path / "report.json"
+    real, played = arena.play_game, []
+
+    def two_then_fail(game):
+        if len(played) == 2:
+            raise arena.ArenaError("stopped after two games")
+        played.append(game["index"])
+        return real(game)
+
+    monkeypatch.setattr(arena, "play_game", two_then_fail)
+    argv = ["--level", "beginner", "--games", "4", "--seed", "5", "--json", str(report_file)]
+    with pytest.raises(arena.ArenaError, match="stopped after two games"):
+        arena.main(argv)
+    report = json.loads(report_file.read_text())
+    assert [g["index"] for g in report["games"]] == [0, 1]
+    assert report["summary"]["games"] == 2
 
 
 def test_the_arena_plays_four_players(fake_gtp):
