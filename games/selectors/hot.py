@@ -55,8 +55,16 @@ def _sql() -> dict:
     lock_game = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else lock
     game_fields = list(Game._meta.concrete_fields)
     game_cols = ", ".join(f"g.{qn(f.column)}" for f in game_fields)
+    game_join = (
+        f" FROM {qn(Game._meta.db_table)} g"
+        f" LEFT JOIN {qn(Seat._meta.db_table)} s"
+        f" ON s.{qn(Seat._meta.get_field('game').column)} = g.{qn(Game._meta.pk.column)}"
+        f" LEFT JOIN {qn(user_model._meta.db_table)} u"
+        f" ON u.{qn(user_model._meta.pk.column)} = s.{seat_user}"
+        f" WHERE g.{qn('public_id')} = %s"
+        f" ORDER BY s.{qn(Seat._meta.get_field('index').column)}"
+    )
     return {
-        "game": f"{game} {qn('public_id')} = %s",
         "lock_by_public_id": f"{game} {qn('public_id')} = %s{lock}",
         "lock_by_pk": f"{game} {qn(Game._meta.pk.column)} = %s{lock}",
         "seats": f"SELECT {seat_cols}, {user_cols}{seats_from}",
@@ -64,15 +72,10 @@ def _sql() -> dict:
         # The move's one read: its game locked, with the seats, their users and device flags
         # (a row per seat, the game's columns on each).
         "move": (
-            f"SELECT {game_cols}, {seat_cols}, {user_cols}, {pushes}, {hooks}"
-            f" FROM {qn(Game._meta.db_table)} g"
-            f" LEFT JOIN {qn(Seat._meta.db_table)} s"
-            f" ON s.{qn(Seat._meta.get_field('game').column)} = g.{qn(Game._meta.pk.column)}"
-            f" LEFT JOIN {qn(user_model._meta.db_table)} u"
-            f" ON u.{qn(user_model._meta.pk.column)} = s.{seat_user}"
-            f" WHERE g.{qn('public_id')} = %s"
-            f" ORDER BY s.{qn(Seat._meta.get_field('index').column)}{lock_game}"
+            f"SELECT {game_cols}, {seat_cols}, {user_cols}, {pushes}, {hooks}{game_join}{lock_game}"
         ),
+        # A page's one read: the game with its seats and their users (a row per seat).
+        "game_seats": f"SELECT {game_cols}, {seat_cols}, {user_cols}{game_join}",
         "game_names": [f.attname for f in game_fields],
         "game_converters": _converters(game_fields),
         "seat_names": [f.attname for f in seat_fields],
@@ -100,16 +103,16 @@ def _converters(fields) -> list[tuple[int, list, object]]:
 
 def game_with_seats(public_id: str) -> Game | None:
     """The game by its public id with its seats and their users, as
-    ``Game.objects.filter(public_id=...).prefetch_related(seats with users)`` gives it: two
-    queries, ``game.seats.all()`` answered from the prefetch, each seat's ``user`` and ``game``
+    ``Game.objects.filter(public_id=...).prefetch_related(seats with users)`` gives it, in one
+    query: ``game.seats.all()`` answered from the prefetch, each seat's ``user`` and ``game``
     set. None if there is no such game."""
-    found = list(Game.objects.raw(_sql()["game"], [public_id]))
-    if not found:
+    found = _game_and_seats("game_seats", public_id, device_flags=False)
+    if found is None:
         return None
-    game = found[0]
+    game, its_seats = found
     # What prefetch_related stores: the related manager's queryset with its results filled in.
     prefetched = game.seats.all()
-    prefetched._result_cache = seats(game)
+    prefetched._result_cache = its_seats
     prefetched._prefetch_done = True
     game._prefetched_objects_cache = {"seats": prefetched}
     return game
@@ -127,9 +130,15 @@ def locked_with_seats(public_id: str) -> tuple[Game, list[Seat]] | None:
     """The move path's one read (issue #25): the game by its public id, its row locked until
     the transaction ends (``select_for_update``), and its seats as ``seats(game,
     device_flags=True)`` gives them, in one query. None if there is no such game."""
+    return _game_and_seats("move", public_id, device_flags=True)
+
+
+def _game_and_seats(query: str, public_id: str, *, device_flags: bool):
+    """The game and its seats from ``query``, a join with a row per seat (the game's columns on
+    each), or None."""
     sql = _sql()
     with connection.cursor() as cursor:
-        cursor.execute(sql["move"], [public_id])
+        cursor.execute(sql[query], [public_id])
         rows = cursor.fetchall()
     if not rows:
         return None
@@ -137,7 +146,7 @@ def locked_with_seats(public_id: str) -> tuple[Game, list[Seat]] | None:
     values = _convert(list(rows[0][:split]), sql["game_converters"])
     game = Game.from_db(connection.alias, sql["game_names"], values)
     # A game has its seats from its creation; a row without one (the join's NULLs) has none.
-    out = [_seat(row[split:], game, True) for row in rows if row[split] is not None]
+    out = [_seat(row[split:], game, device_flags) for row in rows if row[split] is not None]
     return game, out
 
 

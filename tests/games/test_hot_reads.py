@@ -1,7 +1,7 @@
 """Issue #25, lean request path: the reads every game request makes (games.selectors.hot) give
 the same objects as the ORM's queries they replace: the game with every field, its seats in
 Seat.Meta.ordering with every field, their users (or none for an open or computer seat) with
-every field, the seats' game, and the move log without the actions taken back. Two queries for
+every field, the seats' game, and the move log without the actions taken back. One query for
 the game and its seats, one for the log."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_the_game_and_its_seats_are_the_orms(alice, bob):
         seats = list(got.seats.all())
         users = [s.user for s in seats]
         owners = [s.game for s in seats]
-    assert len(queries) == 2  # the game, then the seats with their users
+    assert len(queries) == 1  # the game joined with its seats and their users
     assert fields(got) == fields(expected)
     assert got.state == expected.state and got.state is not None
     want = list(expected.seats.all())
