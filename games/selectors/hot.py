@@ -18,6 +18,7 @@ from functools import cache
 
 from django.db import connection
 
+from config.rows import convert, converters
 from games.models import Action, Game, NoticeSettings, PushSubscription, Seat
 
 
@@ -77,28 +78,18 @@ def _sql() -> dict:
         # A page's one read: the game with its seats and their users (a row per seat).
         "game_seats": f"SELECT {game_cols}, {seat_cols}, {user_cols}{game_join}",
         "game_names": [f.attname for f in game_fields],
-        "game_converters": _converters(game_fields),
+        "game_converters": converters(game_fields),
         "seat_names": [f.attname for f in seat_fields],
         "user_names": [f.attname for f in user_fields],
         # The backend's conversions of the columns, as the ORM applies them (none of these
         # columns needs one on PostgreSQL; SQLite's datetimes and booleans do).
-        "converters": _converters(seat_fields + user_fields),
+        "converters": converters(seat_fields + user_fields),
         "user_model": user_model,
         "log": (
             f"SELECT {qn('ply')}, {qn('seat')}, {qn('events')} FROM {qn(Action._meta.db_table)}"
             f" WHERE {qn('game_id')} = %s AND NOT {qn('taken_back')} ORDER BY {qn('ply')}"
         ),
     }
-
-
-def _converters(fields) -> list[tuple[int, list, object]]:
-    out = []
-    for i, field in enumerate(fields):
-        col = field.get_col(field.model._meta.db_table)
-        found = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
-        if found:
-            out.append((i, found, col))
-    return out
 
 
 def game_with_seats(public_id: str) -> Game | None:
@@ -143,19 +134,11 @@ def _game_and_seats(query: str, public_id: str, *, device_flags: bool):
     if not rows:
         return None
     split = len(sql["game_names"])
-    values = _convert(list(rows[0][:split]), sql["game_converters"])
+    values = convert(list(rows[0][:split]), sql["game_converters"])
     game = Game.from_db(connection.alias, sql["game_names"], values)
     # A game has its seats from its creation; a row without one (the join's NULLs) has none.
     out = [_seat(row[split:], game, device_flags) for row in rows if row[split] is not None]
     return game, out
-
-
-def _convert(row: list, converters) -> list:
-    for i, found, col in converters:
-        if row[i] is not None:
-            for convert in found:
-                row[i] = convert(row[i], col, connection)
-    return row
 
 
 def _seat(row, game: Game, device_flags: bool) -> Seat:
@@ -164,7 +147,7 @@ def _seat(row, game: Game, device_flags: bool) -> Seat:
     split = len(seat_names)
     end = split + len(user_names)
     if sql["converters"]:
-        row = _convert(list(row), sql["converters"])
+        row = convert(list(row), sql["converters"])
     seat = Seat.from_db(connection.alias, seat_names, row[:split])
     user = None
     if row[split] is not None:
