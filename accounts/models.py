@@ -7,12 +7,14 @@ import zoneinfo
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import connection, models
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.names import name_key, visible_text
+from config.rows import convert, converters
 
 
 @functools.cache
@@ -38,7 +40,39 @@ def _hours_now(hours: int) -> str:
 _hours = lazy(_hours_now, str)
 
 
+class UserManager(DjangoUserManager):
+    """Django's, with one read in SQL written once (issue #25): ``get(pk=...)``, which every
+    request of a signed-in player makes (``ModelBackend.get_user``, from the session). Through
+    the ORM it cost 0.38 ms of CPU, most of it building the query; here 0.1 ms. It returns
+    what the ORM's ``get`` returns and raises what it raises (DoesNotExist; ValueError for a
+    key that is not a number); any other ``get`` is the ORM's."""
+
+    def get(self, *args, **kwargs):
+        if args or list(kwargs) != ["pk"] or self._db is not None or self._hints:
+            return super().get(*args, **kwargs)
+        model = self.model
+        pk = model._meta.pk.get_prep_value(kwargs["pk"])
+        sql, names, found = _user_sql(model)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [pk])
+            row = cursor.fetchone()
+        if row is None:
+            raise model.DoesNotExist(f"{model._meta.object_name} matching query does not exist.")
+        return model.from_db(connection.alias, names, convert(list(row), found))
+
+
+@functools.cache
+def _user_sql(model) -> tuple[str, list[str], list]:
+    fields = list(model._meta.concrete_fields)
+    qn = connection.ops.quote_name
+    cols = ", ".join(qn(f.column) for f in fields)
+    sql = f"SELECT {cols} FROM {qn(model._meta.db_table)} WHERE {qn(model._meta.pk.column)} = %s"
+    return sql, [f.attname for f in fields], converters(fields)
+
+
 class User(AbstractUser):
+    objects = UserManager()
+
     class EmailTurns(models.TextChoices):
         EVERY = "every", gettext_lazy("An email every time it is my turn")
         REMINDERS = "reminders", gettext_lazy("Only reminders, when I have not moved for a while")
