@@ -31,20 +31,28 @@ def user_group(user_id: int) -> str:
 
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_lock = threading.Lock()
+# Nudges in flight at once, per process: the rest wait their turn on the loop. redis-py's asyncio
+# pool (the channel layer's) holds at most 100 connections and refuses the 101st at once
+# ("Too many connections"): a burst of nudges larger than that (a Redis stall with moves still
+# coming in) lost the excess. Waiting costs them a few milliseconds; a refused one was lost.
+MAX_IN_FLIGHT = 50
+_gate: asyncio.Semaphore | None = None
 
 
-def _nudge_loop() -> asyncio.AbstractEventLoop:
-    """One event loop per process, in a thread, for sending nudges through Redis.
+def _nudge_loop() -> tuple[asyncio.AbstractEventLoop, asyncio.Semaphore]:
+    """One event loop per process, in a thread, for sending nudges through Redis, with the gate
+    that keeps at most MAX_IN_FLIGHT of them in flight.
 
     async_to_sync would make a new loop for every nudge, and the Redis channel layer a new
     connection with it (~10-20 ms a move, bench/LOAD_RESULTS.md); this loop keeps them.
     """
-    global _loop
+    global _loop, _gate
     with _loop_lock:
         if _loop is None or _loop.is_closed():
             _loop = asyncio.new_event_loop()
+            _gate = asyncio.Semaphore(MAX_IN_FLIGHT)  # bound to the loop at its first wait
             threading.Thread(target=_loop.run_forever, name="nudges", daemon=True).start()
-        return _loop
+        return _loop, _gate
 
 
 def _forget_loop() -> None:
@@ -59,17 +67,20 @@ SEND_TIMEOUT = 2.0  # seconds a nudge may take before it is given up (it runs af
 log = logging.getLogger(__name__)
 
 
-async def _send_twice(layer, group: str, message: dict) -> None:
+async def _send_twice(layer, group: str, message: dict, gate: asyncio.Semaphore) -> None:
     """Tried twice: after a Redis blip the first attempt may fail on a dead pooled connection,
     which channels_redis then replaces. A nudge that still fails is logged: the move it tells of
-    is committed whatever happens here, and the pages' keepalive and resync make it up."""
-    for attempt in (1, 2):
-        try:
-            await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
-            return
-        except Exception:
-            if attempt == 2:
-                log.exception("nudge to %s not sent", group)
+    is committed whatever happens here, and the pages' keepalive and resync make it up. At most
+    MAX_IN_FLIGHT are sent at once (``gate``); the time a nudge waits for its turn does not
+    count against its SEND_TIMEOUT."""
+    async with gate:
+        for attempt in (1, 2):
+            try:
+                await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+                return
+            except Exception:
+                if attempt == 2:
+                    log.exception("nudge to %s not sent", group)
 
 
 def _send(group: str, message: dict) -> None:
@@ -79,7 +90,8 @@ def _send(group: str, message: dict) -> None:
     if type(layer).__module__.startswith("channels_redis"):
         # Handed to the nudge loop and not waited for (issue #25): the answer to a move does not
         # wait for Redis, and the nudge leaves within a millisecond all the same.
-        asyncio.run_coroutine_threadsafe(_send_twice(layer, group, message), _nudge_loop())
+        loop, gate = _nudge_loop()
+        asyncio.run_coroutine_threadsafe(_send_twice(layer, group, message, gate), loop)
     else:  # the in-memory layer lives on its consumers' loop: stay on the caller's side
         async_to_sync(layer.group_send)(group, message)
 
