@@ -3,7 +3,7 @@ The runner: it prepares the services, starts the servers, runs locust and the nu
 writes the results.
 
     .venv/bin/python bench/load.py run [--games 100] [--seconds 60] [--warmup 10]
-        [--think 0 --think 10-30 ...] [--nudge-moves 200] [--workers 3]
+        [--think 0 --think 10-30 ...] [--nudge-moves 200] [--workers 3] [--threads 0]
     .venv/bin/python bench/load.py nudge --setup FILE --http URL --ws URL   (the nudge test alone)
     .venv/bin/python bench/load_report.py bench/out/load_sync.json          (its tables again)
 
@@ -391,6 +391,10 @@ def start_servers(args: argparse.Namespace, env: dict) -> dict[str, subprocess.P
                 app,
                 "--workers",
                 str(args.workers),
+                *(
+                    ["--worker-class", "gthread", "--threads", str(args.threads)]
+                    * (args.threads > 0)
+                ),
                 "--bind",
                 f"127.0.0.1:{args.http_port}",
                 "--no-control-socket",
@@ -620,6 +624,11 @@ def main() -> None:
         "--think", action="append", help="seconds a bot waits before moving: N or MIN-MAX"
     )
     p.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1)
+    p.add_argument(
+        "--threads", type=int, default=0,
+        help="gunicorn's gthread workers with N threads each, which keep a client's connection "
+        "open between requests (default 0: the README's sync workers, a connection a request)",
+    )  # fmt: skip
     p.add_argument("--http-port", type=int, default=18400)
     p.add_argument("--ws-port", type=int, default=18401)
     p.add_argument("--seed", type=int, default=1)

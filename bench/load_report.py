@@ -195,6 +195,8 @@ def command(args: dict) -> str:
     parts.append(f"--warmup {args['warmup']}")
     parts += [f"--think {think}" for think in args.get("think") or []]
     parts += [f"--workers {args['workers']}", f"--ws {args['ws']}"]
+    if args.get("threads"):
+        parts.append(f"--threads {args['threads']}")
     parts.append(f"--nudge-moves {args['nudge_moves']}")
     return " ".join(parts)
 
