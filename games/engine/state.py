@@ -12,6 +12,8 @@ in turn order (R2.4).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .cards import (
     DEFAULT_RECIPE,
     check_recipe,
@@ -24,6 +26,7 @@ from .cards import (
 from .errors import RecordError
 from .pieces import (
     ALL_PIECES_MASK,
+    BOARD,
     PIECE_INDEX,
     PIECE_SHIFT,
     PIECES,
@@ -179,14 +182,17 @@ class State:
     # -- JSON -------------------------------------------------------------------------------
 
     def board_rows(self) -> list[str]:
-        rows = []
-        for y in range(SIZE - 1, -1, -1):
-            row = []
-            for x in range(SIZE):
-                b = 1 << (y * W + x)
-                row.append(next((LETTERS[c] for c in range(4) if self.boards[c] & b), "."))
-            rows.append("".join(row))
-        return rows
+        """The board as RECORD.md writes it: row 20 first, a colour's letter or "." a square.
+        Walks the occupied squares only (issue #25: every page and move writes it); where two
+        boards claimed a square, the first colour's letter would win, as it always has."""
+        cells = ["."] * (SIZE * W)
+        for c in (3, 2, 1, 0):
+            letter, mask = LETTERS[c], self.boards[c]
+            while mask:
+                low = mask & -mask
+                cells[low.bit_length() - 1] = letter
+                mask ^= low
+        return ["".join(cells[y * W : y * W + SIZE]) for y in range(SIZE - 1, -1, -1)]
 
     def to_json(self) -> dict:
         """The all-knowing referee's view (RECORD.md ``state``); round-trips via from_json."""
@@ -210,7 +216,7 @@ class State:
                 COLOURS[c]: [p for p in PIECES if self.supply[c] >> PIECE_INDEX[p] & 1]
                 for c in range(4)
             },
-            "pieces": {COLOURS[c]: [mask_text(v) for v in self.pieces[c]] for c in range(4)},
+            "pieces": {COLOURS[c]: [_text_of(v) for v in self.pieces[c]] for c in range(4)},
             "last_piece": {COLOURS[c]: self.last_piece[c] for c in range(4)},
             "hands": {o: list(self.hands[COLOUR_INDEX[o]]) for o in own},
             "draw_piles": {o: list(self.piles[COLOUR_INDEX[o]]) for o in own},
@@ -253,10 +259,9 @@ class State:
         for name, texts in data["pieces"].items():
             c = COLOUR_INDEX[name]
             for text in texts:
-                mask = parse_squares(text)
-                value = mask | _tag_of(mask)
+                value = _placed(text)
                 s.pieces[c].append(value)
-                s.boards[c] |= mask
+                s.boards[c] |= value & BOARD
         s.supply = [0, 0, 0, 0]
         for name, names in data["supply"].items():
             for p in names:
@@ -286,6 +291,21 @@ class State:
         s.events = list(data["events"])
         s.resigned = sum(1 << p for p in data.get("resigned", ()))  # absent: older snapshots
         return s
+
+
+# A snapshot is read and written on every request of its game, and a placed piece's text and
+# value never change: both directions are cached per process (issue #25). A text that is not a
+# piece raises, and is not cached.
+@lru_cache(maxsize=1 << 16)
+def _placed(text: str) -> int:
+    """A placed piece's value (its squares and its piece's tag) from its record text."""
+    from .pieces import parse_squares  # local: keeps the import graph flat
+
+    mask = parse_squares(text)
+    return mask | _tag_of(mask)
+
+
+_text_of = lru_cache(maxsize=1 << 16)(mask_text)
 
 
 def _tag_of(mask: int) -> int:

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from games.engine import apply, legal_actions, make_record, new_game, replay, score, view
 from games.engine.cards import recipe_cards
-from games.engine.pieces import ALL_PIECES_MASK, BOARD, PIECE_INDEX, PLACEMENT_PIECE, shape_of_mask
+from games.engine.pieces import (
+    ALL_PIECES_MASK,
+    BOARD,
+    PIECE_INDEX,
+    PLACEMENT_PIECE,
+    W,
+    shape_of_mask,
+)
 from games.engine.state import State
 from tests.engine.helpers import disguise
 
@@ -41,6 +48,12 @@ def check_invariants(s: State) -> None:
             assert not placed & bit, "a piece is on the board twice"
             placed |= bit
         assert union == s.boards[c]
+    # The snapshot's board rows (RECORD.md: row 20 first) say which colour holds each square.
+    rows = s.board_rows()
+    for y in range(20):
+        for x in range(20):
+            held = [c for c in range(4) if s.boards[c] >> (y * W + x) & 1]
+            assert rows[19 - y][x] == ("BYRG"[held[0]] if held else "."), (x, y)
         # Supply and board together are exactly the colour's 21 pieces.
         assert not placed & s.supply[c]
         assert placed | s.supply[c] == ALL_PIECES_MASK
