@@ -96,8 +96,15 @@ def sort_key(index: int) -> tuple[int, int]:
 
 def mask_text(mask: int) -> str:
     """A board mask as the record's comma-separated squares, column by column (a1, a2, …, b1)."""
-    cells = sorted(squares_of(mask & BOARD), key=sort_key)
-    return ",".join(square_name(i % W, i // W) for i in cells)
+    cells = squares_of(mask & BOARD)
+    cells.sort(key=_COLUMN_FIRST.__getitem__)
+    return ",".join([_NAME[i] for i in cells])
+
+
+# mask_text's tables, by bit index (issue #25: it names every legal placement of a panel):
+# a square's name, and its place when squares are listed column by column.
+_NAME = [square_name(i % W, i // W) if i % W < SIZE else "" for i in range(SIZE * W)]
+_COLUMN_FIRST = [(i % W) * SIZE + i // W for i in range(SIZE * W)]
 
 
 def normalize(cells) -> tuple[tuple[int, int], ...]:

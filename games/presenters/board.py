@@ -198,14 +198,18 @@ def legal_data(decision: dict) -> dict | None:
 def script_text(step: str | None = None) -> dict:
     """The words static/js/board.js writes (status lines, buttons, the clock), in the active
     language; ``{name}`` marks what the script fills in. Plurals come as ``[one, other]``. The
-    words of Recycle's step come only with that step."""
-    text = _placing_text()
+    words of Recycle's step come only with that step. The same words on every panel: built
+    once per language (issue #25; nobody changes them afterwards)."""
+    language = translation.get_language() or ""
+    text = dict(_placing_text(language))
     if step == "recycle":
-        text.update(_recycle_text())
+        text.update(_recycle_text(language))
     return text
 
 
-def _recycle_text() -> dict:
+@lru_cache(maxsize=64)
+def _recycle_text(language: str) -> dict:
+    """``language``: the active one, the cache's key."""
     return {
         "recycleIt": _("Recycle it"),
         "takingBack": _("Taking back {piece} from {squares}…"),
@@ -222,7 +226,9 @@ def _recycle_text() -> dict:
     }
 
 
-def _placing_text() -> dict:
+@lru_cache(maxsize=64)
+def _placing_text(language: str) -> dict:
+    """``language``: the active one, the cache's key."""
     return {
         "anchorLegend": _("where {colour} may attach"),
         "lastLegend": _("last move"),

@@ -78,8 +78,9 @@ def _piece_picker(pieces: list[tuple[str, dict, bool]]) -> SafeString:
     than in a template loop of up to 21 links (a quarter of a first view's rendering, issue #25).
     Every value is escaped; the miniatures are ``_mini``'s own HTML."""
     out = []
+    choose = _("Choose piece %(piece)s")
     for name, link, selected in pieces:
-        label = escape(_("Choose piece %(piece)s") % {"piece": name})
+        label = escape(choose % {"piece": name})
         chosen = " selected" if selected else ""
         current = ' aria-current="true"' if selected else ""
         out.append(

@@ -136,3 +136,14 @@ def play_prefix(mode, players, scoring, seed, actions):
     for action in actions:
         s = apply(s, action)
     return s
+
+
+@given(st.sets(st.tuples(st.integers(0, 19), st.integers(0, 19)), min_size=1, max_size=30))
+def test_a_mask_is_written_column_by_column_and_read_back(squares):
+    # RECORD.md: squares comma-separated, column by column (a1, a2, ..., a20, b1, ...).
+    from games.engine.pieces import COLUMNS, mask_text, parse_squares
+
+    mask = sum(1 << (y * W + x) for x, y in squares)
+    want = ",".join(f"{COLUMNS[x]}{y + 1}" for x, y in sorted(squares))
+    assert mask_text(mask) == want
+    assert parse_squares(want) == mask
