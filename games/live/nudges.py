@@ -36,7 +36,11 @@ _loop_lock = threading.Lock()
 # ("Too many connections"): a burst of nudges larger than that (a Redis stall with moves still
 # coming in) lost the excess. Waiting costs them a few milliseconds; a refused one was lost.
 MAX_IN_FLIGHT = 50
+# Nudges that may wait for the gate; past that (a long Redis stall) a nudge is dropped and logged
+# rather than held: its page resyncs on its own, and a backlog would only grow meanwhile.
+MAX_WAITING = 2000
 _gate: asyncio.Semaphore | None = None
+_waiting = 0  # nudges waiting for the gate (read and written on the loop's thread only)
 
 
 def _nudge_loop() -> tuple[asyncio.AbstractEventLoop, asyncio.Semaphore]:
@@ -72,8 +76,17 @@ async def _send_twice(layer, group: str, message: dict, gate: asyncio.Semaphore)
     which channels_redis then replaces. A nudge that still fails is logged: the move it tells of
     is committed whatever happens here, and the pages' keepalive and resync make it up. At most
     MAX_IN_FLIGHT are sent at once (``gate``); the time a nudge waits for its turn does not
-    count against its SEND_TIMEOUT."""
-    async with gate:
+    count against its SEND_TIMEOUT; past MAX_WAITING waiting, it is dropped and logged."""
+    global _waiting
+    if gate.locked() and _waiting >= MAX_WAITING:
+        log.warning("nudge to %s dropped: %d nudges already wait for Redis", group, _waiting)
+        return
+    _waiting += 1
+    try:
+        await gate.acquire()
+    finally:
+        _waiting -= 1
+    try:
         for attempt in (1, 2):
             try:
                 await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
@@ -81,6 +94,8 @@ async def _send_twice(layer, group: str, message: dict, gate: asyncio.Semaphore)
             except Exception:
                 if attempt == 2:
                     log.exception("nudge to %s not sent", group)
+    finally:
+        gate.release()
 
 
 def _send(group: str, message: dict) -> None:

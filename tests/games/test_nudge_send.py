@@ -86,3 +86,52 @@ def test_a_burst_larger_than_the_redis_pool_loses_no_nudge(settings, require_red
         assert not [r for r in caplog.records if "not sent" in r.getMessage()]
     finally:
         channel_layers.backends.clear()
+
+
+def test_past_the_waiting_line_a_nudge_is_dropped_and_logged_never_lost_silently(
+    settings, require_redis, caplog, monkeypatch
+):
+    # A Redis that answers slowly (each send held 50 ms) and a short waiting line: the burst
+    # fills the gate and the line, and what cannot wait is dropped with a warning. Every nudge
+    # is either received or named in a warning.
+    from config.settings import redis_channel_layer
+
+    config = redis_channel_layer(os.environ["REDIS_URL"])
+    config["CONFIG"]["capacity"] = 1000
+    settings.CHANNEL_LAYERS = {"default": config}
+    channel_layers.backends.clear()
+    monkeypatch.setattr(nudges, "MAX_WAITING", 10)
+    try:
+        layer = get_channel_layer()
+        channel = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(nudges.game_group("slowtest"), channel)
+        send = layer.group_send
+
+        async def slow_send(group, message):
+            await asyncio.sleep(0.05)
+            await send(group, message)
+
+        monkeypatch.setattr(layer, "group_send", slow_send)
+        caplog.set_level(logging.WARNING, logger="games.live.nudges")
+
+        for ply in range(250):
+            nudges.game_changed("slowtest", ply)
+
+        async def receive_all():
+            plies = []
+            try:
+                async with asyncio.timeout(3):
+                    while len(plies) < 250:
+                        plies.append((await layer.receive(channel))["ply"])
+            except TimeoutError:
+                pass
+            return plies
+
+        plies = async_to_sync(receive_all)()
+        dropped = [r for r in caplog.records if "nudge to game-slowtest dropped" in r.getMessage()]
+        assert len(plies) >= nudges.MAX_IN_FLIGHT
+        assert dropped, "the burst should have overflowed the waiting line"
+        assert len(plies) + len(dropped) == 250
+        assert len(set(plies)) == len(plies)
+    finally:
+        channel_layers.backends.clear()
