@@ -11,10 +11,9 @@ from .pieces import (
     BOARD,
     CORNERS,
     PIECE_SHIFT,
-    PIECES,
     W,
     candidates,
-    mask_text,
+    placement_text,
     shift_adjacent,
     shift_diagonal,
 )
@@ -133,24 +132,6 @@ def _any_warp(s: State) -> bool:
             if _placements(anchors, blocked, value >> PIECE_SHIFT) - {value}:
                 return True
     return False
-
-
-_TEXT: dict[int, str] = {}
-_PIECE_OF_TEXT: dict[str, str] = {}
-
-
-def placement_text(value: int) -> str:
-    text = _TEXT.get(value)
-    if text is None:
-        text = _TEXT[value] = mask_text(value & BOARD)
-        _PIECE_OF_TEXT[text] = PIECES[(value >> PIECE_SHIFT).bit_length() - 1]
-    return text
-
-
-def placement_piece(text: str) -> str | None:
-    """The piece of a placement text that ``placement_text`` wrote (its value names the piece:
-    no shape to normalise); None for a text it has not written."""
-    return _PIECE_OF_TEXT.get(text)
 
 
 def legal_actions(s: State) -> list[dict]:

@@ -107,6 +107,27 @@ _NAME = [square_name(i % W, i // W) if i % W < SIZE else "" for i in range(SIZE 
 _COLUMN_FIRST = [(i % W) * SIZE + i // W for i in range(SIZE * W)]
 
 
+# A placement's text, cached per process: every legal placement a panel lists and every piece a
+# snapshot holds is named again and again (issue #25), and a value's text never changes.
+_TEXT: dict[int, str] = {}
+_PIECE_OF_TEXT: dict[str, str] = {}
+
+
+def placement_text(value: int) -> str:
+    """A placement value's record text (its squares, ``mask_text``)."""
+    text = _TEXT.get(value)
+    if text is None:
+        text = _TEXT[value] = mask_text(value & BOARD)
+        _PIECE_OF_TEXT[text] = PIECES[(value >> PIECE_SHIFT).bit_length() - 1]
+    return text
+
+
+def placement_piece(text: str) -> str | None:
+    """The piece of a placement text that ``placement_text`` wrote (its value names the piece:
+    no shape to normalise); None for a text it has not written."""
+    return _PIECE_OF_TEXT.get(text)
+
+
 def normalize(cells) -> tuple[tuple[int, int], ...]:
     mx = min(x for x, _ in cells)
     my = min(y for _, y in cells)

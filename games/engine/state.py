@@ -34,6 +34,9 @@ from .pieces import (
     SIZE,
     W,
     mask_text,
+    parse_squares,
+    placement_text,
+    shape_of_mask,
     squares_of,
 )
 
@@ -216,7 +219,7 @@ class State:
                 COLOURS[c]: [p for p in PIECES if self.supply[c] >> PIECE_INDEX[p] & 1]
                 for c in range(4)
             },
-            "pieces": {COLOURS[c]: [_text_of(v) for v in self.pieces[c]] for c in range(4)},
+            "pieces": {COLOURS[c]: [placement_text(v) for v in self.pieces[c]] for c in range(4)},
             "last_piece": {COLOURS[c]: self.last_piece[c] for c in range(4)},
             "hands": {o: list(self.hands[COLOUR_INDEX[o]]) for o in own},
             "draw_piles": {o: list(self.piles[COLOUR_INDEX[o]]) for o in own},
@@ -243,8 +246,6 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict) -> State:
-        from .pieces import parse_squares  # local: keeps the import graph flat
-
         s = cls.__new__(cls)
         s.mode = data["mode"]
         s.players = data["players"]
@@ -293,24 +294,17 @@ class State:
         return s
 
 
-# A snapshot is read and written on every request of its game, and a placed piece's text and
-# value never change: both directions are cached per process (issue #25). A text that is not a
-# piece raises, and is not cached.
+# A snapshot is read on every request of its game, and a placed piece's value never changes:
+# cached per process (issue #25), as its text is the other way (pieces.placement_text). A text
+# that is not a piece raises, and is not cached.
 @lru_cache(maxsize=1 << 16)
 def _placed(text: str) -> int:
     """A placed piece's value (its squares and its piece's tag) from its record text."""
-    from .pieces import parse_squares  # local: keeps the import graph flat
-
     mask = parse_squares(text)
     return mask | _tag_of(mask)
 
 
-_text_of = lru_cache(maxsize=1 << 16)(mask_text)
-
-
 def _tag_of(mask: int) -> int:
-    from .pieces import shape_of_mask
-
     name = shape_of_mask(mask)
     if name is None:
         raise RecordError(f"squares {mask_text(mask)} do not form a piece (R1.3)")

@@ -13,8 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.engine.moves import placement_piece
-from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize
+from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize, placement_piece
 from games.engine.state import COLOURS, LETTERS
 from games.translations import colour_letter, colour_name
 

@@ -8,8 +8,7 @@ import re
 
 from django.utils import translation
 
-from games.engine.moves import placement_piece, placement_text
-from games.engine.pieces import PLACEMENTS
+from games.engine.pieces import PLACEMENTS, placement_piece, placement_text
 from games.presenters import log
 from games.presenters.board import _piece_of_shape, piece_of
 from games.translations import colour_letter, colour_name
