@@ -23,7 +23,7 @@ def game_for_viewer(public_id: str, user, *, token: str = "") -> tuple[Game, Sea
     A private game is visible to its seated and invited players, to staff, and to whoever holds
     its invite link; to anyone else it does not exist (404, not 403: no probing for ids).
     """
-    game = hot.game_with_seats(public_id)  # the game, then its seats with their users
+    game = hot.game_with_seats(public_id)  # the game, its seats and their users: one query
     if game is None:
         raise Http404(_("no such game"))
     # All the seats in one query (2-4 rows): the viewer's seat, the invitation check and the

@@ -34,13 +34,6 @@ def _sql() -> dict:
     user_cols = ", ".join(f"u.{qn(f.column)}" for f in user_fields)
     game = f"SELECT * FROM {qn(Game._meta.db_table)} WHERE"
     seat_user = qn(Seat._meta.get_field("user").column)
-    seats_from = (
-        f" FROM {qn(Seat._meta.db_table)} s LEFT JOIN {qn(user_model._meta.db_table)} u"
-        f" ON u.{qn(user_model._meta.pk.column)} = s.{seat_user}"
-        f" WHERE s.{qn(Seat._meta.get_field('game').column)} = %s"
-        # Seat.Meta.ordering, as game.seats.all() gives them
-        f" ORDER BY s.{qn(Seat._meta.get_field('index').column)}"
-    )
     # Whether the seat's user has a subscribed device, a webhook (false for no user)
     pushes = (
         f"EXISTS (SELECT 1 FROM {qn(PushSubscription._meta.db_table)} p"
@@ -68,8 +61,6 @@ def _sql() -> dict:
     return {
         "lock_by_public_id": f"{game} {qn('public_id')} = %s{lock}",
         "lock_by_pk": f"{game} {qn(Game._meta.pk.column)} = %s{lock}",
-        "seats": f"SELECT {seat_cols}, {user_cols}{seats_from}",
-        "seats_flags": f"SELECT {seat_cols}, {user_cols}, {pushes}, {hooks}{seats_from}",
         # The move's one read: its game locked, with the seats, their users and device flags
         # (a row per seat, the game's columns on each).
         "move": (
@@ -157,17 +148,6 @@ def _seat(row, game: Game, device_flags: bool) -> Seat:
     if device_flags:
         seat.pushes, seat.hooks = bool(row[end]), bool(row[end + 1])
     return seat
-
-
-def seats(game: Game, *, device_flags: bool = False) -> list[Seat]:
-    """The game's seats in Seat.Meta.ordering, each with its ``user`` (None for an open or
-    computer seat) and ``game`` set, in one query. ``device_flags``: each seat also gets
-    ``pushes`` and ``hooks`` (its player has a subscribed device, a webhook), which spare the
-    turn notice its own query (``games.services.notify.devices_told``)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_sql()["seats_flags" if device_flags else "seats"], [game.pk])
-        rows = cursor.fetchall()
-    return [_seat(row, game, device_flags) for row in rows]
 
 
 _SEAT_USER = Seat._meta.get_field("user")

@@ -15,7 +15,7 @@ from games.models import NoticeSettings, PushSubscription
 def devices_told(*, game_id: int, ply: int, user_ids: list[int], kind: str, seats=()) -> None:
     """After commit: a "turn", "invite" or "over" notice to each player's devices and webhook.
     ``seats``: the game's seats read with their players' ``pushes`` and ``hooks`` flags
-    (``selectors.hot.seats(game, device_flags=True)``, under a move's lock): no query then."""
+    (``selectors.hot.locked_with_seats``, under a move's lock): no query then."""
     user_ids = [u for u in user_ids if u is not None]
     if not user_ids:
         return

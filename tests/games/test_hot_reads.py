@@ -7,7 +7,7 @@ the game and its seats, one for the log."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Prefetch
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
@@ -106,8 +106,6 @@ def test_the_move_lock_reads_the_game_by_id_or_public_id(alice, bob):
 
 @pytest.mark.parametrize("push, hook", [(False, False), (True, False), (False, True), (True, True)])
 def test_seats_with_device_flags_are_the_orms_annotation(alice, bob, push, hook):
-    from django.db.models import Exists, OuterRef
-
     from games.models import NoticeSettings, PushSubscription
 
     game = alice_against_bob(alice, bob)
@@ -119,20 +117,33 @@ def test_seats_with_device_flags_are_the_orms_annotation(alice, bob, push, hook)
     NoticeSettings.objects.update_or_create(
         user=bob, defaults={"webhook_url": "https://hook.example/" if hook else ""}
     )
-    expected = game.seats.select_related("user").annotate(
-        pushes=Exists(PushSubscription.objects.filter(user=OuterRef("user"))),
-        hooks=Exists(NoticeSettings.objects.filter(user=OuterRef("user")).exclude(webhook_url="")),
-    )
-    got = hot.seats(game, device_flags=True)
+    expected = flagged_by_the_orm(game)
+    with transaction.atomic():
+        got = hot.locked_with_seats(game.public_id)[1]
     assert [(s.index, s.user_id, s.pushes, s.hooks) for s in got] == [
         (s.index, s.user_id, s.pushes, s.hooks) for s in expected
     ]
     assert [s.pushes for s in got] == [False, push] and [s.hooks for s in got] == [False, hook]
 
 
-def test_the_move_read_is_the_lock_and_the_seats_in_one_query(alice, bob):
-    from django.db import transaction
+def flagged_by_the_orm(game: Game) -> list[Seat]:
+    """The game's seats with their users, annotated as the move's read flags them: the player
+    has a subscribed device (``pushes``), a webhook (``hooks``)."""
+    from django.db.models import Exists, OuterRef
 
+    from games.models import NoticeSettings, PushSubscription
+
+    return list(
+        game.seats.select_related("user").annotate(
+            pushes=Exists(PushSubscription.objects.filter(user=OuterRef("user"))),
+            hooks=Exists(
+                NoticeSettings.objects.filter(user=OuterRef("user")).exclude(webhook_url="")
+            ),
+        )
+    )
+
+
+def test_the_move_read_is_the_lock_and_the_seats_in_one_query(alice, bob):
     from games.models import PushSubscription
 
     game = play(alice_against_bob(alice, bob), 5)
@@ -144,9 +155,8 @@ def test_the_move_read_is_the_lock_and_the_seats_in_one_query(alice, bob):
         assert queries.captured_queries[0]["sql"].rstrip().endswith("FOR UPDATE OF g")
     assert fields(got) == fields(Game.objects.get(pk=game.pk))
     assert got.state == Game.objects.get(pk=game.pk).state
-    flagged = hot.seats(got, device_flags=True)
     assert [(fields(s), fields(s.user), s.pushes, s.hooks) for s in seats] == [
-        (fields(s), fields(s.user), s.pushes, s.hooks) for s in flagged
+        (fields(s), fields(s.user), s.pushes, s.hooks) for s in flagged_by_the_orm(game)
     ]
     assert [s.pushes for s in seats] == [False, True]
     assert all(s.game is got for s in seats)
