@@ -393,7 +393,8 @@ def start_servers(args: argparse.Namespace, env: dict) -> dict[str, subprocess.P
                 str(args.workers),
                 *(
                     ["--worker-class", "gthread", "--threads", str(args.threads)]
-                    * (args.threads > 0)
+                    if args.threads
+                    else []
                 ),
                 "--bind",
                 f"127.0.0.1:{args.http_port}",

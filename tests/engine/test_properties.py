@@ -19,7 +19,7 @@ from games.engine.pieces import (
     W,
     shape_of_mask,
 )
-from games.engine.state import State
+from games.engine.state import LETTERS, State
 from tests.engine.helpers import disguise
 
 games = st.tuples(
@@ -53,7 +53,7 @@ def check_invariants(s: State) -> None:
     for y in range(20):
         for x in range(20):
             held = [c for c in range(4) if s.boards[c] >> (y * W + x) & 1]
-            assert rows[19 - y][x] == ("BYRG"[held[0]] if held else "."), (x, y)
+            assert rows[19 - y][x] == (LETTERS[held[0]] if held else "."), (x, y)
         # Supply and board together are exactly the colour's 21 pieces.
         assert not placed & s.supply[c]
         assert placed | s.supply[c] == ALL_PIECES_MASK
