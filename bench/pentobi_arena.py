@@ -360,18 +360,24 @@ def cli_move(game: dict, actions: list[dict], seed: int) -> dict:
     """Our move from the command line (``--cli``, issue #23): a new ``python -m games.ai move``
     process per decision, handed the game so far as a record on standard input, as a tool
     outside the site would call it. The level's own budget, or ``--budget``."""
-    initial = new_game(mode="classic", players=game["players"], scoring="advanced")
-    record = json.dumps(make_record(initial, actions, reveal=False))
-    argv = [sys.executable, "-m", "games.ai", "move", "--level", game["level"]]
-    argv += ["--seed", str(seed), "-"]
-    if game["budget"] is not None:
-        argv[-1:-1] = ["--budget", str(game["budget"])]
+    argv, record = cli_command(game, actions, seed)
     done = subprocess.run(
         argv, cwd=ROOT, input=record, capture_output=True, text=True, timeout=COMMAND_TIMEOUT
     )
     if done.returncode != 0:
         raise ArenaError(f"python -m games.ai move failed ({done.returncode}): {done.stderr}")
     return json.loads(done.stdout)
+
+
+def cli_command(game: dict, actions: list[dict], seed: int) -> tuple[list[str], str]:
+    """The command line ``cli_move`` runs and the record it hands it on standard input."""
+    initial = new_game(mode="classic", players=game["players"], scoring="advanced")
+    record = json.dumps(make_record(initial, actions, reveal=False))
+    argv = [sys.executable, "-m", "games.ai", "move", "--level", game["level"]]
+    argv += ["--seed", str(seed), "-"]
+    if game["budget"] is not None:
+        argv[-1:-1] = ["--budget", str(game["budget"])]
+    return argv, record
 
 
 def _their_move(state, gtp: Gtp, board_map: BoardMap, out: dict):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from config import catalogs
+from tests.support.needs import missing
 
 
 @pytest.fixture(autouse=True)
@@ -64,15 +65,10 @@ def duel(alice, bob):
 @pytest.fixture
 def require_postgres(db):
     """Skip unless the tests run on PostgreSQL; with REQUIRE_SERVICES=1 (CI) fail instead."""
-    import os
-
     from django.db import connection
 
     if connection.vendor != "postgresql":
-        message = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("needs PostgreSQL (set DATABASE_URL=postgres://...)")
 
 
 @pytest.fixture
@@ -94,9 +90,7 @@ def require_redis():
         finally:
             client.close()
     if message:
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(message)
     return url
 
 

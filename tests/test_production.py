@@ -18,6 +18,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.support.needs import missing
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -249,10 +251,7 @@ def test_the_pool_can_be_switched_off_for_persistent_connections():
 def test_a_pooled_connection_reaches_postgres():
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
-        message = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("needs PostgreSQL (set DATABASE_URL=postgres://...)")
     # The maintenance database always exists (the one in DATABASE_URL may not: the test run
     # creates test_<name> instead).
     url = urlunsplit(urlsplit(url)._replace(path="/postgres"))
@@ -272,10 +271,7 @@ def test_a_connection_the_server_dropped_is_replaced_before_use():
     gets a live one instead of an error (CONN_HEALTH_CHECKS: the pool checks on hand-out)."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
-        message = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("needs PostgreSQL (set DATABASE_URL=postgres://...)")
     url = urlunsplit(urlsplit(url)._replace(path="/postgres"))
     code = f"""
 import django, psycopg
@@ -320,10 +316,7 @@ def test_a_database_command_exits_at_once_with_the_pool():
     """F10: psycopg_pool's threads no longer hold a finished command for ~15 s (games.apps)."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
-        message = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("needs PostgreSQL (set DATABASE_URL=postgres://...)")
     url = urlunsplit(urlsplit(url)._replace(path="/postgres"))
     code = "from django.db import connection; connection.cursor().execute('select 1')"
     started = time.monotonic()

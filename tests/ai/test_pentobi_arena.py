@@ -7,7 +7,9 @@ names a built ``pentobi-gtp`` (README, "Benchmarks"), and is skipped otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import stat
@@ -204,11 +206,38 @@ def test_cli_refuses_what_the_command_line_cannot_be_told():
     assert arena.arena_args(["--cli", "--level", "expert"]).cli
 
 
+def _command_line_in_this_process(calls: list[tuple[int, int]]):
+    """A stand-in for ``cli_move`` that spawns one real ``python -m games.ai move`` for the first
+    decision of each command-line game and runs the very same command line (argv and record on
+    standard input, through ``games.ai.cli.main``) in this process for the rest. A process per
+    move costs about a second of start-up each, some eighty of them for two games: that cost,
+    not what the test checks, made it hit its timeout on a busy machine."""
+    from games.ai import cli
+
+    real = arena.cli_move
+
+    def move(game, actions, seed):
+        calls.append((game["index"], len(actions)))
+        if sum(index == game["index"] for index, _ in calls) == 1:
+            return real(game, actions, seed)
+        argv, record = arena.cli_command(game, actions, seed)
+        assert argv[1:3] == ["-m", "games.ai"] and argv[-1] == "-"
+        stdin, stdout = io.TextIOWrapper(io.BytesIO(record.encode())), io.StringIO()
+        with contextlib.redirect_stdout(stdout), pytest.MonkeyPatch.context() as patch:
+            patch.setattr(sys, "stdin", stdin)
+            assert cli.main(argv[3:]) == 0
+        return json.loads(stdout.getvalue())
+
+    return move
+
+
 def test_paired_plays_each_game_in_this_process_then_from_the_command_line(
-    fake_gtp, tmp_path, capsys
+    fake_gtp, tmp_path, capsys, monkeypatch
 ):
-    """``--paired`` (issue #23 goal 4): every seed and seat twice in a row, in this process and
-    from the command line; the report has both summaries and the game-by-game difference."""
+    """``--paired``: every seed and seat twice in a row, in this process and from the command
+    line; the report has both summaries and the game-by-game difference."""
+    calls = []
+    monkeypatch.setattr(arena, "cli_move", _command_line_in_this_process(calls))
     report_file = tmp_path / "paired.json"
     argv = ["--level", "beginner", "--games", "2", "--seed", "11", "--paired"]
     sgf = tmp_path / "sgf"
@@ -232,6 +261,11 @@ def test_paired_plays_each_game_in_this_process_then_from_the_command_line(
     by_pair = [arena.points(games[i + 1]) - arena.points(games[i]) for i in (0, 2)]
     assert diff["pairs"] == 2 and diff["mean"] == sum(by_pair) / 2
     assert diff["same"] == sum(d == 0 for d in by_pair)
+    # the command-line game of each pair took each of our decisions from the command line
+    for index in (0, 1):
+        plies = [ply for i, ply in calls if i == index]
+        assert len(plies) > 10 and plies == sorted(set(plies))
+    assert {index for index, _ in calls} == {0, 1}
     out = capsys.readouterr().out
     assert "in this process: 2 |" in out and "command line: 2 |" in out
     assert "game by game" in out and "over 2 pairs" in out

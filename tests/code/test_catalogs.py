@@ -6,7 +6,6 @@ is installed (CI installs it in .ci/run; without it they skip, unless REQUIRE_SE
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,6 +17,7 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from config import catalogs
+from tests.support.needs import missing
 
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
 PO = {code: catalogs.LOCALE_DIR / code / "LC_MESSAGES" / "django.po" for code in TRANSLATED}
@@ -26,9 +26,7 @@ PO = {code: catalogs.LOCALE_DIR / code / "LC_MESSAGES" / "django.po" for code in
 def _need_gettext():
     if shutil.which("msgfmt") and shutil.which("xgettext"):
         return
-    if os.environ.get("REQUIRE_SERVICES") == "1":
-        pytest.fail("GNU gettext (msgfmt, xgettext) is missing")
-    pytest.skip("GNU gettext is not installed")
+    missing("GNU gettext (msgfmt, xgettext) is not installed")
 
 
 @pytest.mark.parametrize("code", TRANSLATED)

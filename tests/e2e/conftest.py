@@ -31,6 +31,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.support.needs import missing
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -49,23 +51,17 @@ PRODUCTION_STORAGES = {
 AI_DELAY = 0.4  # seconds between a move and the computer's answer (a worker picking the task up)
 
 
-def _missing(reason: str):
-    if os.environ.get("REQUIRE_SERVICES") == "1":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
 # -- the browser ----------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def browser():
     if not os.path.exists(CHROMIUM):
-        _missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+        missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _missing("Playwright is not installed (pip install playwright)")
+        missing("Playwright is not installed (pip install playwright)")
     # Playwright's sync API keeps its event loop running in this thread, so Django takes every
     # database call of the test (and of its teardown) for one made from async code. They are
     # not: the test is plain synchronous code, and the server runs in its own threads.
