@@ -51,6 +51,43 @@ CARD_EFFECTS = {
     "double": gettext_lazy("After this turn's piece, place a second one touching it at a corner."),
 }
 
+# What each card does, as the help page explains it with its rule (templates/help.html loops
+# over the card registry and reads these).
+CARD_HELP = {
+    "skip": gettext_lazy(
+        "(R6.1): the next colour in the current direction loses its whole next turn — no card, "
+        "no piece, no draw."
+    ),
+    "reverse": gettext_lazy("(R6.2): the direction of play flips."),
+    "draw2": gettext_lazy(
+        "(R6.3): draw two cards, play one of them at once (it may be another Draw 2) and put "
+        "the other at the bottom of your pile. With only one card left it is played without a "
+        "choice; with an empty pile the card has no effect."
+    ),
+    "wild": gettext_lazy(
+        "(R6.4): declare any colour; this turn's piece is placed as if it were of that colour "
+        "(corner contact with it, no side contact with it). Once placed it is of its real "
+        "colour again."
+    ),
+    "edge": gettext_lazy(
+        "(R6.5): this turn's piece must share a side with a piece of one of your own colours; "
+        "the corner and side rules are lifted for it."
+    ),
+    "recycle": gettext_lazy(
+        "(R6.7): take one of your own pieces off the board back into its supply, then place as "
+        "usual (even the same piece)."
+    ),
+    "warp": gettext_lazy(
+        "(R6.8): move one opponent piece to another spot where it would be a legal placement "
+        "for its own colour with the piece lifted off. A piece that is its colour's only piece "
+        "on the board cannot be warped."
+    ),
+    "double": gettext_lazy(
+        "(R6.6): after this turn's piece, the same colour places a second piece touching the "
+        "first at a corner (and otherwise following the usual rules)."
+    ),
+}
+
 # What the player to move does now, as the turn box says it ("Your turn (blue): ..."); the rule id
 # comes from engine.steps.STEPS (step_text).
 STEP_TEXT = {
@@ -109,6 +146,12 @@ def card_name(kind: str) -> str:
 def card_effect(kind: str) -> str:
     effect = CARD_EFFECTS.get(kind)
     return str(effect) if effect is not None else ""
+
+
+def card_help(kind: str) -> str:
+    """The help page's paragraph on the card, starting with its rule: "(R6.1): ..."."""
+    text = CARD_HELP.get(kind)
+    return str(text) if text is not None else ""
 
 
 def step_text(step: str, *, yours: bool = True) -> str:

@@ -14,8 +14,7 @@ from .pieces import mask_text
 from .rules import _next_colour, apply, legal_actions, legal_placements, placement_context
 from .scoring import score
 from .state import COLOURS, State
-
-PLACE_STEPS = ("setup", "place", "place_second")
+from .steps import PLACE_STEPS
 
 
 def next_colour(s: State, colour: int) -> int:

@@ -18,6 +18,7 @@ from .pieces import (
     shift_diagonal,
 )
 from .state import COLOURS, State
+from .steps import PLACE_STEPS
 
 
 def _placements(anchors: int, blocked: int, supply: int) -> set[int]:
@@ -88,7 +89,7 @@ def placement_context(s: State) -> tuple[int, int, int]:
 
 def legal_placements(s: State) -> set[int]:
     """Placements (``mask | piece tag`` ints) legal at the current step; empty at other steps."""
-    if s.step not in ("setup", "place", "place_second"):
+    if s.step not in PLACE_STEPS:
         return set()
     return _placements(*placement_context(s))
 
@@ -137,7 +138,7 @@ def _any_warp(s: State) -> bool:
 def legal_actions(s: State) -> list[dict]:
     """Every legal action at the current decision, in the record's action format."""
     step = s.step
-    if step in ("setup", "place", "place_second"):
+    if step in PLACE_STEPS:
         return [{"place": t} for t in sorted(map(placement_text, legal_placements(s)))]
     if step == "card":
         hand = s.hands[s.owner(s.turn)]

@@ -15,9 +15,8 @@ from django.utils.translation import ngettext, pgettext
 
 from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize, placement_piece
 from games.engine.state import COLOURS, LETTERS
+from games.engine.steps import PLACE_STEPS, STEP_ACTION
 from games.translations import colour_letter, colour_name
-
-PLACE_STEPS = ("setup", "place", "place_second")
 
 
 def cells_of(text: str) -> list[tuple[int, int]]:
@@ -168,10 +167,11 @@ def legal_data(decision: dict) -> dict | None:
     step = decision.get("step")
     legal = decision.get("legal", [])
     if step in PLACE_STEPS:  # grouped once, by the decision panel (presenters.decision)
-        return {"step": step, "placements": decision["by_piece"]}
+        return {"step": step, "action": STEP_ACTION[step], "placements": decision["by_piece"]}
     if step == "recycle":  # R6.7: one of the player's own pieces, picked on the board
         return {
             "step": step,
+            "action": STEP_ACTION[step],
             "pieces": {
                 o["squares"]: {"piece": o["piece"], "colour": o["colour"]}
                 for o in decision["options"]
@@ -187,6 +187,7 @@ def legal_data(decision: dict) -> dict | None:
     }
     return {
         "step": step,
+        "action": STEP_ACTION[step],
         "moves": moves,
         "source": decision.get("source"),
         "pieces": pieces,

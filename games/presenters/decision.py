@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.engine.pieces import ORIENTATIONS, PIECES, normalize
+from games.engine.steps import PLACE_STEPS
 from games.translations import colour_letter, colour_name
 
 from .board import cells_of, colour_at, piece_of
@@ -68,7 +69,7 @@ def decision(view: dict, legal: list[dict], outlooks: list[dict], params, link) 
                 out["marks"][square] = "pick"
     elif step == "warp":
         _warp_panel(view, legal, params, link, out)
-    elif step in ("setup", "place", "place_second"):
+    elif step in PLACE_STEPS:
         _place_panel(view, legal, params, link, out)
     return out
 

@@ -23,7 +23,7 @@ from games import engine
 from games.engine.cards import CARD_KINDS, CARDS, DEFAULT_RECIPE
 from games.engine.pieces import COLUMNS, PIECES, SHAPES, parse_squares, shape_of_mask
 from games.engine.state import COLOURS, LETTERS
-from games.translations import card_effect, card_name, colour_letter, colour_name
+from games.translations import card_effect, card_help, card_name, colour_letter, colour_name
 
 from .captions import event_text
 
@@ -145,6 +145,7 @@ def cards() -> list[dict]:
             "name": card_name(kind),
             "count": DEFAULT_RECIPE.get(kind, 0),
             "effect": card_effect(kind),
+            "help": card_help(kind),
             "rule": CARDS[kind].rule,
             "svg": card_svg(kind),
         }

@@ -4,6 +4,8 @@
 // this step (<script id="legal">): the browser looks the ghost's squares up there and runs no
 // rule of its own. A move is the usual form post (action JSON, ply, key) that the server checks
 // again. Without this module the table board and its links do the same, one request per step.
+// Which kind of decision it is comes from the server too (legal.action: the step's action key in
+// the engine's step registry, games/engine/steps.py): the script names no step of the rules.
 const COLS = "abcdefghijklmnopqrst";
 const N = 20;
 const S = 10; // one square, in SVG units
@@ -16,7 +18,6 @@ const letterOf = (colour) => {
   t("");
   return (words.letters && words.letters[colour]) || colour.charAt(0).toUpperCase();
 };
-const PLACE_STEPS = ["setup", "place", "place_second"];
 let memory = null; // the selection, kept when the same decision is drawn again (a refusal)
 // How the player points: a touch screen's first words speak of taps before any tap is made.
 let lastPointer = window.matchMedia && matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
@@ -104,7 +105,7 @@ function setUp(game) {
   const legalNode = game.querySelector("#legal");
   const legal = legalNode ? JSON.parse(legalNode.textContent) : null;
   const form = game.querySelector("#board-act");
-  const warp = legal && legal.step === "warp";
+  const warp = legal && legal.action === "warp";
   const pieceColour = (src) => colourName(legal.pieces[src].colour);
   let source = warp ? legal.source : null; // the opponent piece a warp moves
   let piece = null; // the piece in hand: {name, cells (as turned now), texts, list}
@@ -191,7 +192,7 @@ function setUp(game) {
   board.setAttribute("aria-roledescription", "board");
   board.setAttribute("aria-label", t("boardLabel"));
   const decisionKey = `${data.ply}/${legal.step}/${source || ""}`;
-  if (legal.step === "recycle") {
+  if (legal.action === "recycle") {
     recycleOnBoard(game, legal, board, status, form, cellAt);
     return;
   }

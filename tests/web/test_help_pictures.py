@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from games import translations
 from games.engine.cards import CARD_EFFECTS, CARD_KINDS, CARD_NAMES, CARDS
 from games.engine.pieces import PIECES, SHAPES
 from games.presenters import pictures
@@ -110,3 +111,17 @@ def test_the_palette_the_pictures_use_is_the_sites(db):
     css = (Path(settings.BASE_DIR) / "static" / "css" / "site.css").read_text()
     for colour, fill in pictures.FILL.items():
         assert re.search(rf"--{colour}:\s*{fill};", css, re.I), colour
+
+
+def test_the_help_page_explains_every_card_of_the_registry_with_its_rule(page):
+    """The cards section loops over the card registry: each kind's name and paragraph, and the
+    number of kinds is counted, not written."""
+    section = _section(page, r'<section id="cards">.*?</section>').replace("&#x27;", "'")
+    with translation.override("en"):
+        for kind in CARD_KINDS:
+            paragraph = str(translations.card_help(kind))
+            assert f"<strong>{CARD_NAMES[kind]}</strong> {paragraph}" in section.replace(
+                "&amp;", "&"
+            ), kind
+            assert paragraph.startswith(f"({CARDS[kind].rule}):")
+    assert f"Every deck holds the same {len(CARD_KINDS)} kinds" in section

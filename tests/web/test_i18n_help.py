@@ -12,18 +12,18 @@ from django.test import Client
 from django.urls import reverse
 
 # RULES.md R10: the names of the cards in the published rule sheets, in the order of the help
-# page's card list (Skip, Reverse, Draw 2, Wild, Edge to Edge, Double Play, Recycle, Warp).
+# page's card list, which is the card registry's (engine.cards.CARDS) and the R10 table's.
 R10 = {
-    "en": ["Skip", "Reverse", "Draw 2", "Wild", "Edge to Edge", "Double Play", "Recycle", "Warp"],
+    "en": ["Skip", "Reverse", "Draw 2", "Wild", "Edge to Edge", "Recycle", "Warp", "Double Play"],
     "sv": [
         "Hoppa över",
         "Bakåt",
         "Dra 2",
         "Joker",
         "Kant mot kant",
-        "Dubbelomgång",
         "Återvinn",
         "Snurra till det",
+        "Dubbelomgång",
     ],
     "fi": [
         "Ohitus",
@@ -31,9 +31,9 @@ R10 = {
         "Nosta 2",
         "Jokeri",
         "Reunat vastakkain",
-        "Pelaa kaksi",
         "Kierrätys",
         "Poikkeama",
+        "Pelaa kaksi",
     ],
     "da": [
         "Spring over",
@@ -41,9 +41,9 @@ R10 = {
         "Træk 2",
         "Joker",
         "Kant mod kant",
-        "Dobbelttur",
         "Genbrug",
         "Flyt",
+        "Dobbelttur",
     ],
     "nb": [
         "Stå over",
@@ -51,9 +51,9 @@ R10 = {
         "Trekk 2",
         "Jokerkort",
         "Kant i kant",
-        "Dobbeltspill",
         "Gjenbruk",
         "Flytting",
+        "Dobbeltspill",
     ],
     "ja": [
         "スキップ",
@@ -61,9 +61,9 @@ R10 = {
         "ドロー2",
         "ワイルド",
         "辺と辺",
-        "ダブルプレイ",
         "リサイクル",
         "ワープ",
+        "ダブルプレイ",
     ],
 }
 TRANSLATED = ["sv", "fi", "da", "nb", "ja"]

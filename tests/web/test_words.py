@@ -4,6 +4,8 @@ its words in every language, a symbol and a picture; the words agree with the en
 
 from __future__ import annotations
 
+import re
+
 import polib
 import pytest
 from django.conf import settings
@@ -12,7 +14,7 @@ from django.utils import translation
 from config import catalogs
 from games import translations
 from games.engine.cards import CARD_KINDS, CARDS
-from games.engine.steps import STEPS
+from games.engine.steps import PLACE_STEPS, STEP_ACTION, STEPS
 from games.presenters import pictures
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
@@ -42,6 +44,36 @@ def test_the_english_words_are_the_registrys():
             assert translations.card_effect(kind) == card.effect
         for key, step in STEPS.items():
             assert translations.step_text(key).endswith(f"({step.rule})")
+
+
+def test_every_card_has_its_help_paragraph_citing_its_own_rule():
+    assert set(translations.CARD_HELP) == set(CARDS)
+    for code in LANGUAGES:
+        with translation.override(code):
+            for kind, card in CARDS.items():
+                text = translations.card_help(kind)
+                # "(R6.1): ..." or, in Japanese, "（R6.1）：..."
+                assert re.match(rf"[(（]{re.escape(card.rule)}[)）]", text), (code, kind)
+                if code != "en":
+                    with translation.override("en"):
+                        english = translations.card_help(kind)
+                    assert text != english, (code, kind)  # translated, not the English
+
+
+def test_the_place_steps_are_the_steps_that_take_a_placement():
+    assert PLACE_STEPS == ("setup", "place", "place_second")  # R3.1, R5.3, R6.6
+    assert all(STEPS[key].action == "place" for key in PLACE_STEPS)
+    assert {key for key, step in STEPS.items() if step.action == "place"} == set(PLACE_STEPS)
+
+
+def test_the_board_script_names_no_step_of_the_rules():
+    """static/js/board.js branches on the action key the server puts in its data (the step
+    registry's ``action``), so a new step that places or picks on the board needs no script
+    change: the only step names it may quote are action keys too."""
+    script = (settings.BASE_DIR / "static" / "js" / "board.js").read_text()
+    quoted = set(re.findall(r'"(\w+)"', script))
+    assert quoted & set(STEPS) <= set(STEP_ACTION.values())
+    assert {"warp", "recycle"} <= quoted  # it does branch on the action
 
 
 @pytest.mark.parametrize("code", [c for c in LANGUAGES if c != "en"])
