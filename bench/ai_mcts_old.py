@@ -1,5 +1,5 @@
-"""Frozen: games/ai/mcts.py as of 3e27baf, before issue #23 (bench only: the "before" of
-bench/mcts_speed.py, side by side with games/ai/mcts/). Not used by the site.
+"""Frozen: the tree search as of 3e27baf (then one module), before issue #23 (bench only: the
+"before" of bench/mcts_speed.py, side by side with today's games/ai/mcts/). Not used by the site.
 
 Monte Carlo tree search for Blokus placements, with a compiled inner loop (numba).
 

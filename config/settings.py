@@ -546,7 +546,7 @@ DEV_WORKER = env_bool("DEV_WORKER", False) and not REDIS_URL
 # worker. A deployment with workers sets CELERY_TASK_ALWAYS_EAGER=false and REDIS_URL.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL and not DEV_WORKER)
 CELERY_TASK_EAGER_PROPAGATES = True
-# Threads per AI decision in a Celery worker (games/ai/mcts.py searches one tree per thread). The
+# Threads per AI decision in a Celery worker (games/ai/mcts/ searches one tree per thread). The
 # default fits one decision at a time on two cores; with `--concurrency N` on C cores, use C / N
 # (at least 1), or concurrent decisions share the cores and each searches less in its budget.
 AI_SEARCH_THREADS = env_int("AI_SEARCH_THREADS", 2, minimum=1)

@@ -115,7 +115,7 @@ def pytest_configure(config):
 
     The controller (not an xdist worker) also compiles the AI's numba search once, into numba's
     cache: the workers then load it in a second instead of each compiling it in the middle of
-    the run, beside the browser tests (games/ai/mcts.py)."""
+    the run, beside the browser tests (games/ai/mcts/)."""
     catalogs.compile_all()
     if not hasattr(config, "workerinput"):
         from games.ai import mcts

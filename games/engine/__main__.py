@@ -1,4 +1,5 @@
-"""``python -m games.engine state|legal|score|bench RECORD`` (RECORD.md, "The command line")."""
+"""``python -m games.engine state|legal|score|bench|verify RECORD`` (RECORD.md, "The command
+line")."""
 
 import sys
 

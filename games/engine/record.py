@@ -1,9 +1,10 @@
 """Game records, ``blokus-record/1`` (RECORD.md): read, replay and write.
 
-One action beyond RECORD.md's table (issue #27, rules.py's docstring): ``{"resign": "<colour>"}``,
-the player who owns that colour resigns (with two players either of theirs names them; the shared
-colour cannot). It may stand anywhere after the setup round, whoever is to move; ``legal`` never
-lists it. A take back leaves no trace in a record: the actions it undid are not exported.
+The one action that may come out of turn (RECORD.md, R11.1, rules.py's docstring):
+``{"resign": "<colour>"}``, the player who owns that colour resigns (with two players either of
+theirs names them; the shared colour cannot). It may stand anywhere after the setup round (with
+two players, during it too), whoever is to move; ``legal`` never lists it. A take back leaves no
+trace in a record: the actions it undid are not exported.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ Decisions taken where RULES.md leaves a point open (also on the help page):
 * The +5 of R8.4 looks at the last piece the colour itself placed; a Warp moves a piece but is not
   a placement by its colour.
 
-Resigning (the printed rules do not speak of it; ``resign`` below, on the help page too):
+Resigning (R11.1, R11.2: the printed rules do not speak of it; ``resign`` below, the help page):
 
 * ``{"resign": "<colour>"}`` is the one action a player may send out of turn, at any point once the
   setup round is over (R3.1: every colour places its setup piece): the player who owns that colour

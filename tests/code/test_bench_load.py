@@ -51,7 +51,7 @@ def test_the_runner_answers_help_with_its_commands():
 
 def test_no_bench_module_hides_a_standard_or_installed_one():
     # A bench script runs with bench/ first on the import path (and locust imports the bots'
-    # file so): a bench/http.py once hid the standard `http`.
+    # file so): a bench script named http.py once hid the standard `http`.
     installed = set(importlib.metadata.packages_distributions())
     names = {path.stem for path in BENCH.glob("*.py")}
     assert names & (set(sys.stdlib_module_names) | installed) == set()

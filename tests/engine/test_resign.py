@@ -1,7 +1,7 @@
-"""Resigning (games.engine.rules.resign; RULES.md is silent, the decisions are in rules.py's
-docstring and on the help page): the resigner's colours take no more turns (as R7.2), their squares
-left count as left (R8.2), they rank below every player who did not resign (R8.3), and the game
-ends when at most one player is left."""
+"""Resigning (games.engine.rules.resign; RULES.md R11.1 and R11.2, rules.py's docstring, the help
+page): the resigner's colours take no more turns (as R7.2), their squares left count as left
+(R8.2), they rank below every player who did not resign (R8.3), and the game ends when at most
+one player is left."""
 
 from __future__ import annotations
 

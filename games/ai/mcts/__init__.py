@@ -3,7 +3,7 @@
 Expert and Master place their pieces by this search when numba is installed (``AVAILABLE``);
 without it they use the pure-Python search of search.py, which stays the reference path.
 
-The package, by concern (Pentobi's design, bench/AI_RESULTS.md and /work/shared/AI-SPEED.md):
+The package, by concern (Pentobi's design, measured in bench/AI_RESULTS.md):
 
 * ``tables``: the engine's placements as arrays, and the moves per (square, status of its six
   neighbours, piece), built once per process;
