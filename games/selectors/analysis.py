@@ -94,11 +94,15 @@ def analysis_of(game: Game) -> AnalysisData | None:
 def export_entries(game: Game) -> list[dict] | None:
     """The record export's optional ``analysis`` list: one entry per judged decision, each
     marked with its format (``blokus-analysis/1``); None while there is no finished analysis
-    (the key is then left out). See games/jobs/analysis.py for what each value means."""
+    (the key is then left out). See games/jobs/analysis.py for what each value means.
+
+    docs/RECORD.md makes an entry's ``ply`` the index of its decision in the record's
+    ``actions`` (0 for the first), as a reader indexes the list; the site numbers actions from 1
+    (the replay's "action 1"), so the export shifts it by one."""
     data = analysis_of(game)
     if data is None or not data.finished:
         return None
-    return [{"format": ANALYSIS_FORMAT, **d} for d in data.decisions]
+    return [{"format": ANALYSIS_FORMAT, **d, "ply": d["ply"] - 1} for d in data.decisions]
 
 
 def recent_accuracy(user, reader=None, limit: int = RECENT_ANALYSED) -> dict | None:

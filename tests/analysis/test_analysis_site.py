@@ -214,6 +214,9 @@ def test_the_record_export_carries_the_analysis_as_an_optional_list(finished_gam
         "loss",
         "sims",
     }
+    # An entry's ply is the index of its decision in the record's actions (docs/RECORD.md).
+    assert [e["ply"] for e in entries] == list(range(len(record["actions"])))
+    assert all(e["played"] == record["actions"][e["ply"]] for e in entries)
     # Readers need not know it: the engine replays the record with the list in it.
     assert engine.replay(record).over
 

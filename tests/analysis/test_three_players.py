@@ -79,7 +79,7 @@ def test_a_three_player_game_is_analysed_with_the_shared_colour_unjudged(
     assert deep and all(r.judged for r in deep)
     entries = export_entries(game)
     assert len(entries) == total
-    assert {e["ply"] for e in entries if not e["judged"]} == unjudged
+    assert {e["ply"] + 1 for e in entries if not e["judged"]} == unjudged  # an index (RECORD)
 
     url = reverse("game_replay", args=[game.public_id])
     page = client_for(alice).get(url).content.decode()
