@@ -77,9 +77,7 @@ def drawn(game: Game, move: list[Action]) -> dict[int, int]:
             for event in action.events:
                 if event.get("event") == "draw":
                     counts[after.owner(COLOUR_INDEX[event["colour"]])] += event["count"]
-    return {
-        after.seat_of(owner): n for owner, n in counts.items() if owner is not None and n > 0
-    }
+    return {after.seat_of(owner): n for owner, n in counts.items() if owner is not None and n > 0}
 
 
 def about_now(game: Game):
