@@ -11,6 +11,7 @@ import random
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from games import engine, selectors, services
 from games.engine import cli
@@ -72,6 +73,13 @@ def setup(game: Game, users: dict) -> None:
         play(game, users, {"place": corner})
 
 
+@pytest.fixture
+def english_afterwards():
+    """A request activates its language in this thread: leave English (the default) behind."""
+    yield
+    translation.activate("en")
+
+
 def page(user, game: Game) -> str:
     return client_for(user).get(f"/games/{game.public_id}/").content.decode()
 
@@ -103,6 +111,27 @@ def test_r11_3_a_setup_draw_goes_back_on_top_and_its_owner_draws_it_again(alice,
 
     play(game, users, {"place": "t20"})  # another corner: the same two cards
     assert game.current_state().hands[0] == hand
+
+
+@pytest.mark.parametrize(
+    ("language", "mine", "theirs"),
+    [
+        ("sv", "De 2 korten du drog läggs tillbaka", "De 2 korten som alice drog"),
+        ("fi", "2 korttia, jotka nostit, palaavat", "2 korttia, jotka alice nosti"),
+        ("da", "De 2 kort, du trak, lægges tilbage", "De 2 kort, som alice trak"),
+        ("nb", "De 2 kortene du trakk, legges tilbake", "De 2 kortene alice trakk"),
+        ("ja", "引いた2枚のカードは同じ順番で山札の一番上に戻り", "aliceさんが引いた2枚のカード"),
+    ],
+)
+def test_r11_3_the_players_are_told_in_their_language(
+    alice, bob, language, mine, theirs, english_afterwards
+):
+    game = shuffle(alice, bob)
+    play(game, {0: alice, 1: bob}, {"place": "a1"})
+    takeback_request(game=game, user=alice)
+    url = f"/games/{game.public_id}/"
+    assert mine in client_for(alice).get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert theirs in client_for(bob).get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
 
 def test_r11_3_a_turn_with_a_draw_2_is_taken_back_and_every_card_drawn_again(alice, bob):
