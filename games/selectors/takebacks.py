@@ -57,11 +57,12 @@ def rebuilt(game: Game, from_ply: int) -> engine.State:
 
 def drawn(game: Game, move: list[Action]) -> dict[int, int]:
     """Per seat, how many cards ``move`` (the game's last actions) drew from the top of that
-    seat's draw pile: its player's setup draw (R3.2), end-of-turn draw (R5.4) and Draw 2 (R6.3),
-    and the draws of the colours that passed by themselves after it (another player's too). An
-    accepted take back rebuilds the game without the move, so these cards are back on top of
-    their piles, in order (R11.3). Only how many is read, which is public (R9.1): never which
-    cards (R9.2)."""
+    seat's draw pile: its player's setup draw (R3.2), end-of-turn draw (R5.4) and Draw 2 (R6.3).
+    Every draw event of the move counts, whoever's colour it names; in practice only the
+    mover's: a colour that passes by itself after the move holds no card, so its pile is empty
+    (R5.5). An accepted take back rebuilds the game without the move, so these cards are back on
+    top of their piles, in order (R11.3). Only how many is read, which is public (R9.1): never
+    which cards (R9.2)."""
     if game.mode != Game.Mode.SHUFFLE or not move:
         return {}
     after = game.current_state()
