@@ -23,11 +23,13 @@ Decisions taken where RULES.md leaves a point open (also on the help page):
 * The +5 of R8.4 looks at the last piece the colour itself placed; a Warp moves a piece but is not
   a placement by its colour.
 
-Resigning (R11.1, R11.2: the printed rules do not speak of it; ``resign`` below, the help page):
+Resigning (R11.1, R11.2; the printed rules do not speak of it; ``resign`` below, on the help page
+too):
 
 * ``{"resign": "<colour>"}`` is the one action a player may send out of turn, at any point once the
-  setup round is over (R3.1: every colour places its setup piece): the player who owns that colour
-  (R2.5; with two players either of theirs) resigns. It is written in the record like any action.
+  setup round is over (R3.1: every colour places its setup piece), and with two players during it
+  too (it ends the game): the player who owns that colour (R2.5; with two players either of
+  theirs) resigns. It is written in the record like any action.
 * From then on the player's colours take no more turns, as a colour with an empty supply (R7.2):
   they play no card, place no piece and draw nothing; their pieces stay on the board (a Warp may
   still move them) and the squares left in their supply count as left (R8.2). If it was their turn,

@@ -8,13 +8,14 @@ from django.utils.translation import gettext as _
 
 def controls(view: dict, seat: int | None, *, rated: bool, takeback: dict | None = None) -> dict:
     """What the viewer may do besides moving: resign (a player who has not resigned, while the
-    game runs) and ask for, answer or wait on a take back (``takeback``: games.selectors.
-    takebacks.facts for this viewer, None when there is nothing to show)."""
+    game runs; during the setup round only with two players, R11.1) and ask for, answer or wait
+    on a take back (``takeback``: games.selectors.takebacks.facts for this viewer, None when
+    there is nothing to show)."""
     if seat is None or view.get("over"):
         return {}
     out: dict = {}
-    if seat not in (view.get("resigned") or []):
-        playing = view["players"] - len(view.get("resigned") or [])
+    playing = view["players"] - len(view.get("resigned") or [])
+    if seat not in (view.get("resigned") or []) and (view.get("step") != "setup" or playing <= 2):
         if playing <= 2:
             what = _("The game ends and the other player wins.")
         else:

@@ -1,10 +1,17 @@
-"""Reads for take backs (games.services.takeback writes them): the last move, the request
-waiting at the game's ply, and what the game page shows a viewer about them."""
+"""Reads for take backs (games.services.takeback writes them): the last move, the cards it drew,
+the request waiting at the game's ply, and what the game page shows a viewer about them."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from games import engine
+from games.engine.state import COLOUR_INDEX
 from games.models import Action, Game, Seat, TakeBack
+
+# R3.1: the setup round is one placement per colour, the record's first four plies (only a
+# two-player game may see a resignation during it, and that ends the game).
+SETUP_PLIES = 4
 
 
 def last_move(game: Game) -> list[Action]:
@@ -35,7 +42,6 @@ def may_ask(game: Game, seat: Seat | None, move: list[Action]) -> bool:
         and move
         and move[-1].seat == seat.index
         and all(a.user_id == seat.user_id and "resign" not in a.payload for a in move)
-        and not any(e.get("event") == "draw" for a in move for e in a.events)
     )
 
 
@@ -49,9 +55,30 @@ def rebuilt(game: Game, from_ply: int) -> engine.State:
     return state
 
 
-def drew(before: engine.State, after: engine.State) -> bool:
-    """Whether a card left a draw pile between the two states (R3.2, R5.4, R6.3)."""
-    return any(len(after.piles[o]) < len(before.piles[o]) for o in before.owners())
+def drawn(game: Game, move: list[Action]) -> dict[int, int]:
+    """Per seat, how many cards ``move`` (the game's last actions) drew from the top of that
+    seat's draw pile: its player's setup draw (R3.2), end-of-turn draw (R5.4) and Draw 2 (R6.3).
+    Every draw event of the move counts, whoever's colour it names; in practice only the
+    mover's: a colour that passes by itself after the move holds no card, so its pile is empty
+    (R5.5). An accepted take back rebuilds the game without the move, so these cards are back on
+    top of their piles, in order (R11.3). Only how many is read, which is public (R9.1): never
+    which cards (R9.2)."""
+    if game.mode != Game.Mode.SHUFFLE or not move:
+        return {}
+    after = game.current_state()
+    counts: Counter = Counter()
+    if move[0].ply <= SETUP_PLIES:
+        # A setup draw is no event (R3.2); the round's few plies replay at once, and no card is
+        # put at the bottom of a pile during it (no card is played).
+        before = rebuilt(game, move[0].ply)
+        for owner in after.owners():
+            counts[owner] = len(before.piles[owner]) - len(after.piles[owner])
+    else:
+        for action in move:
+            for event in action.events:
+                if event.get("event") == "draw":
+                    counts[after.owner(COLOUR_INDEX[event["colour"]])] += event["count"]
+    return {after.seat_of(owner): n for owner, n in counts.items() if owner is not None and n > 0}
 
 
 def about_now(game: Game):
@@ -77,23 +104,33 @@ def facts(game: Game, seat: Seat | None, labels: dict[int, str]) -> dict | None:
     request = pending(game)
     if request is not None:
         answered = {int(k) for k in request.answers}
+        undone = list(Action.objects.filter(game=game, ply__gte=request.from_ply))
         return {
             "id": request.pk,
             "asker": labels.get(request.seat, ""),
             "mine": request.seat == seat.index,
             "answer": request.seat != seat.index and seat.index not in answered,
             "answered": seat.index in answered,
+            **_back_on_top(drawn(game, undone), seat, labels),
         }
     declined = about_now(game).filter(status=TakeBack.Status.DECLINED).first()
     if declined is not None:
         return {"declined": True, "mine": declined.seat == seat.index}
     move = last_move(game)
     if may_ask(game, seat, move):
-        # A setup placement draws without an event (R3.2): in Shuffle, look (cache misses only:
-        # the panel is cached per position).
-        if game.mode == Game.Mode.SHUFFLE and drew(
-            rebuilt(game, move[0].ply), game.current_state()
-        ):
-            return None
-        return {"can_ask": True}
+        return {"can_ask": True, **_back_on_top(drawn(game, move), seat, labels)}
     return None
+
+
+def _back_on_top(counts: dict[int, int], seat: Seat, labels: dict[int, str]) -> dict:
+    """What the viewer is told, before anyone answers, of the cards a take back puts back on
+    top of their piles (R11.3): how many go back on their own pile, and on whose other piles
+    how many; the cards are not named (R9.2)."""
+    return {
+        "back_mine": counts.get(seat.index, 0),
+        "back_others": [
+            {"name": labels.get(other, ""), "count": n}
+            for other, n in sorted(counts.items())
+            if other != seat.index
+        ],
+    }

@@ -1,13 +1,18 @@
-"""Take backs in unrated games (BGA's and lichess's "takeback"): a player asks to take back their
-last move until the next player acts; every other player still in the game accepts or declines
-(a computer seat accepts at once). An accepted take back rebuilds the game from its first
+"""Take backs in unrated games (R11.3; BGA's and lichess's "takeback"): a player asks to take
+back their last move until the next player acts; every other player still in the game accepts or
+declines (a computer seat accepts at once). An accepted take back rebuilds the game from its first
 position and the actions before the move, and marks the undone actions ``taken_back`` (kept on
-file, out of the record: replays and exported records never show them).
+file, out of the record: replays and exported records never show them, and a finished game's
+record still verifies, games.engine.verify).
 
-Refused (and nothing changes) in a rated game, once another seat has acted since, when the move
-was the computer's (a timeout) or a resignation, and once the move drew a card from a pile
-(R5.4, R6.3, R3.2): a drawn card has been seen by its player, so taking it back would put a card
-someone has seen back into a secret pile (R9.3).
+A move that drew cards may be taken back too (a setup draw R3.2, the draw that ends a turn R5.4,
+a Draw 2's cards R6.3): the same seed and the same earlier actions rebuild the same piles, so
+every card the move drew is back on top of its pile, in order, and its owner, who has seen it,
+will draw it again. The other players are told so before they answer, without the card's name
+(games.selectors.takebacks.drawn); nothing else of a pile's order is revealed (R9.3).
+
+Refused (and nothing changes) in a rated game, once another seat has acted since, and when the
+move was the computer's (a timeout) or a resignation.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.live import nudges
 from games.models import Action, Game, Seat, TakeBack
-from games.selectors.takebacks import about_now, drew, last_move, pending, rebuilt
+from games.selectors.takebacks import about_now, last_move, pending, rebuilt
 from games.services.actions import after_change, locked
 from games.services.errors import Conflict, NotAllowed, Refused
 
@@ -54,10 +59,6 @@ def takeback_request(*, game: Game, user) -> TakeBack:
         if about_now(game).exists():
             raise Conflict(_("a take back of this move has been asked for already"))
         before = rebuilt(game, move[0].ply)
-        if drew(before, game.current_state()):
-            raise Refused(
-                _("this move drew a card, which its player has seen: it cannot be taken back (R9)")
-            )
         answerers = _answerers(game, seat.index)
         answers = {str(s.index): True for s in answerers if s.is_ai}
         # Requests left pending at this ply by an earlier position (a move lapsed them) close.

@@ -1,5 +1,5 @@
-"""Take back in Chromium (issue #27.2): one accepted and one declined between two open pages that
-follow each other live, and no offer in a rated game or after a card was drawn (R9).
+"""Take back in Chromium (R11.3): one accepted and one declined between two open pages that follow
+each other live, no offer in a rated game, and one after a draw, told to the other player.
 Screenshots under out/screenshots."""
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_a_take_back_accepted_then_one_declined(site, browser, alice, bob, scree
     b_ctx.close()
 
 
-def test_no_take_back_offered_in_a_rated_game_or_after_a_card_was_drawn(
+def test_no_take_back_in_a_rated_game_and_one_after_a_draw_told_to_the_other_player(
     site, browser, alice, bob, screenshots
 ):
     rated = site.call(lambda: make(alice, bob, rated=True))
@@ -87,18 +87,27 @@ def test_no_take_back_offered_in_a_rated_game_or_after_a_card_was_drawn(
     assert page.get_by_role("button", name="Take back my last move").count() == 0
     context.close()
 
+    # R11.3: the setup piece drew two cards; they go back on top of alice's pile, and bob is
+    # told so (not which cards) before he answers.
     shuffle = site.call(lambda: make(alice, bob, mode="shuffle"))
-    site.call(play, shuffle.pk, alice, {"place": "a1"})  # R3.2: two cards drawn
-    context, page = page_for(browser, site, alice, f"{site.url}/games/{shuffle.public_id}/")
-    assert page.get_by_role("button", name="Take back my last move").count() == 0
-    # Posted by hand all the same: refused, naming the rule, and nothing changes.
-    page.evaluate(
-        """url => fetch(url, {method: "POST", redirect: "manual", headers: {"X-CSRFToken":
-           JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]}})""",
-        f"/games/{shuffle.public_id}/takeback/",
+    site.call(play, shuffle.pk, alice, {"place": "a1"})
+    url = f"{site.url}/games/{shuffle.public_id}/"
+    a_ctx, a_page = page_for(browser, site, alice, url, viewport=PHONE)
+    b_ctx, b_page = page_for(browser, site, bob, url, viewport=DESKTOP)
+    a_page.wait_for_selector("#game[data-live]")
+    b_page.wait_for_selector("#game[data-live]")
+    told = "The 2 cards you drew go back on top of your draw pile, in the same order"
+    assert told in a_page.locator("#takeback").inner_text()
+    a_page.get_by_role("button", name="Take back my last move").click()
+    a_page.wait_for_selector("text=waiting for the other players")
+    b_page.wait_for_selector("text=alice asks to take back their last move.", timeout=WAIT)
+    assert "The 2 cards alice drew go back on top of their draw pile" in (
+        b_page.locator("#takeback").inner_text()
     )
-    page.goto(f"{site.url}/games/{shuffle.public_id}/")
-    assert "it cannot be taken back (R9)" in page.locator(".messages").inner_text()
-    page.screenshot(path=str(screenshots / "takeback-refused-360.png"), full_page=True)
-    context.close()
-    assert site.call(lambda: Game.objects.get(pk=shuffle.pk).ply) == 1
+    b_page.screenshot(path=str(screenshots / "takeback-after-draw-1280.png"))
+    b_page.locator("#takeback").get_by_role("button", name="Accept").click()
+    ply_is(a_page, 0)
+    a_page.screenshot(path=str(screenshots / "takeback-after-draw-360.png"), full_page=True)
+    a_ctx.close()
+    b_ctx.close()
+    assert site.call(lambda: Game.objects.get(pk=shuffle.pk).ply) == 0

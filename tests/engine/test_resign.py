@@ -1,7 +1,7 @@
-"""Resigning (games.engine.rules.resign; RULES.md R11.1 and R11.2, rules.py's docstring, the help
-page): the resigner's colours take no more turns (as R7.2), their squares left count as left
-(R8.2), they rank below every player who did not resign (R8.3), and the game ends when at most
-one player is left."""
+"""Resigning (games.engine.rules.resign; RULES.md R11.1 and R11.2): the resigner's colours take no
+more turns (as R7.2), their squares left count as left (R8.2), they rank below every player who did
+not resign (R8.3) and among themselves by score, and the game ends when at most one player is
+left."""
 
 from __future__ import annotations
 
@@ -139,3 +139,93 @@ def test_a_resignation_round_trips_through_json_and_replays():
     again = State.from_json(s.to_json())
     assert again.to_json() == s.to_json()
     assert again.in_play() == 0b1011
+
+
+# -- R11.1 and R11.2, point by point -------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["classic", "shuffle"])
+def test_r11_1_with_two_players_a_resignation_during_setup_ends_the_game(mode):
+    s = new_game(mode=mode, players=2, seed=3)
+    s = apply(s, {"resign": "blue"})  # before any piece, on her own turn
+    assert s.over and [p["place"] for p in score(s)["players"]] == [2, 1]
+    s = apply(new_game(mode=mode, players=2, seed=3), {"place": "a1"})
+    s = apply(s, {"resign": "blue"})  # yellow is deciding: out of turn
+    assert s.over and [p["place"] for p in score(s)["players"]] == [2, 1]
+
+
+def test_r11_1_no_resignation_during_setup_with_three_players():
+    s = apply(new_game(mode="classic", players=3, seed=1), {"place": "a1"})
+    with pytest.raises(IllegalAction, match=r"\(R3\.1\)"):
+        apply(s, {"resign": "yellow"})
+
+
+@pytest.mark.parametrize(("card", "next_colour"), [("skip", 2), ("reverse", 3)])
+def test_r11_1_a_card_played_before_resigning_stays_played(card, next_colour):
+    s = make_state(
+        "shuffle",
+        4,
+        pieces={"blue": ["a1"], "yellow": ["t1"], "red": ["t20"], "green": ["a20"]},
+        hands={"blue": [card, "wild"]},
+        piles={"blue": ["edge"]},
+    )
+    s = apply(s, {"card": card})
+    s = apply(s, {"resign": "blue"})  # the turn ends with no piece and no draw
+    assert s.discards[0] == [card] and s.hands[0] == ["wild"] and s.piles[0] == ["edge"]
+    # Skip: yellow loses its turn (R6.1); Reverse: play goes the other way (R6.2).
+    assert s.turn == next_colour and s.direction == (-1 if card == "reverse" else 1)
+
+
+def test_r11_1_a_resigned_players_colours_play_no_card_place_nothing_and_draw_none():
+    s = after_setup("shuffle", players=4)
+    s = apply(s, {"resign": "yellow"})
+    frozen = (list(s.hands[1]), list(s.piles[1]), list(s.discards[1]), s.supply[1])
+    rng = random.Random(5)
+    for _ in range(80):
+        if s.over:
+            break
+        s = apply(s, rng.choice(legal_actions(s)))
+        assert s.turn != 1
+        assert all(e["colour"] != "yellow" for e in s.events)  # never its turn, never skipped
+        assert (list(s.hands[1]), list(s.piles[1]), list(s.discards[1]), s.supply[1]) == frozen
+
+
+def test_r11_1_a_resigned_colours_pieces_stay_and_a_warp_may_move_them():
+    s = make_state(
+        "shuffle",
+        4,
+        pieces={
+            "blue": ["a1"],
+            "yellow": ["t1", "s2"],
+            "red": ["t20"],
+            "green": ["a20"],
+        },
+        hands={"blue": ["warp"]},
+        piles={"blue": ["skip"]},
+    )
+    s = apply(s, {"resign": "yellow"})  # out of turn: blue still decides
+    assert s.boards[1] and len(s.pieces[1]) == 2  # its pieces stay on the board
+    s = apply(s, {"card": "warp"})
+    assert s.step == "warp"
+    warps = [a for a in legal_actions(s) if a["warp"] in ("t1", "s2")]
+    assert warps  # a Warp may move the resigned colour's pieces (R6.8)
+    board = s.boards[1]
+    s = apply(s, warps[0])
+    assert s.boards[1] != board and len(s.pieces[1]) == 2
+
+
+@pytest.mark.parametrize("scoring", ["basic", "advanced"])
+def test_r11_2_players_who_resigned_rank_among_themselves_by_score(scoring):
+    s = make_state(
+        "classic",
+        4,
+        scoring=scoring,
+        pieces={"blue": ["a1"], "yellow": ["t1"], "red": ["t20"], "green": ["a20"]},
+        supply={"blue": ["1"], "yellow": ["I5", "L5"], "red": ["I5"], "green": ["I5", "L5", "N"]},
+    )
+    s = apply(s, {"resign": "yellow"})  # out of turn: 10 squares left
+    s = apply(s, {"resign": "blue"})  # on her turn: 1 square left, the best score of all
+    assert not s.over  # red and green play on (R11.2)
+    places = {p["seat"]: p["place"] for p in score(s)["players"]}
+    # Red (5 left) and green (15 left) first and second; then blue (1), then yellow (10).
+    assert places == {2: 1, 3: 2, 0: 3, 1: 4}

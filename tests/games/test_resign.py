@@ -209,3 +209,40 @@ def test_the_computer_plays_on_after_a_player_resigns(alice, level):
         play_computer_turn(game, game.ply, worker=False)
     rows = Action.objects.filter(game=game, ply__gt=5)
     assert rows.exists() and all("resign" not in a.payload and a.seat != 0 for a in rows)
+
+
+def test_r11_1_with_two_players_a_resignation_during_setup_ends_the_game(client, alice, bob):
+    game = classic(2, alice, bob, rated=False)
+    services.action_submit(game=game, user=alice, action={"place": "a1"}, expected_ply=0)
+    client.force_login(alice)  # bob (yellow) places next: alice resigns out of turn
+    assert 'id="resign"' in client.get(f"/games/{game.public_id}/").content.decode()
+    game_resign(game=game, user=alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert dict(game.seats.values_list("user__username", "final_place")) == {"alice": 2, "bob": 1}
+
+
+def test_r11_1_no_resign_offered_during_setup_with_more_than_two_players(
+    client, alice, bob, carol, dave
+):
+    game = classic(4, alice, bob, carol, dave)
+    client.force_login(bob)
+    assert 'id="resign"' not in client.get(f"/games/{game.public_id}/").content.decode()
+    play_setup(game, {0: alice, 1: bob, 2: carol, 3: dave})
+    assert 'id="resign"' in client.get(f"/games/{game.public_id}/").content.decode()
+
+
+def test_r11_2_a_rated_resignation_is_a_loss_with_four_players_too(alice, bob, carol, dave):
+    game = classic(4, alice, bob, carol, dave)  # rated
+    play_setup(game, {0: alice, 1: bob, 2: carol, 3: dave})
+    game_resign(game=game, user=carol)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE  # three play on
+    for user in (alice, bob):
+        game_resign(game=game, user=user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED  # one player left (R11.2)
+    places = dict(game.seats.values_list("user__username", "final_place"))
+    assert places["dave"] == 1 and all(places[n] > 1 for n in ("alice", "bob", "carol"))
+    changes = {c.user.username: c.after - c.before for c in RatingChange.objects.filter(game=game)}
+    assert changes["dave"] > 0 and all(changes[n] < 0 for n in ("alice", "bob", "carol"))

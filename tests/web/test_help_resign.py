@@ -20,4 +20,22 @@ def test_the_help_page_explains_resign_and_take_back(client, code):
     page = client.get(f"/help/?lang={code}").content.decode()
     heading, sentence = WORDS[code]
     assert 'id="resign"' in page and heading in page and sentence in page
-    assert "(R9)" in page  # why a drawn card cannot be taken back
+    assert "(R9)" in page  # a drawn card taken back: nothing else of a pile's order is told
+
+
+# R11.3: a move that drew cards may be taken back; R11.1: two players may resign during setup.
+SAID = {
+    "en": ("Draw 2) may be taken back too", "in a two-player game during the setup round too"),
+    "sv": ("Dra 2) kan också tas tillbaka", "i ett parti för två även under startrundan"),
+    "fi": ("Nosta 2), voi perua", "kahden pelaajan pelissä myös aloituskierroksen aikana"),
+    "da": ("Træk 2), kan også tages tilbage", "i et spil for to også under startrunden"),
+    "nb": ("Trekk 2), kan også tas tilbake", "i et spill for to også under startrunden"),
+    "ja": ("ドロー2）も取り消せます", "2人対戦では最初のピースを置くラウンドの間も"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("code", list(SAID))
+def test_r11_the_help_page_says_what_r11_1_and_r11_3_allow(client, code):
+    page = client.get(f"/help/?lang={code}").content.decode()
+    assert all(words in page for words in SAID[code]), code
