@@ -1,6 +1,6 @@
 """AI benchmarks (issue: AI players at three levels): arena runs and bench/AI_RESULTS.md.
 
-Runs each arena configuration below as its own command (``python -m games.ai.arena … --json``),
+Runs each arena configuration below as its own command (``bench/ai/arena.py … --json``),
 keeps each report as JSON in ``--out`` (a run already there is reused unless ``--force``), and
 with ``--write`` writes bench/AI_RESULTS.md: the machine, the exact commands and the figures.
 
@@ -89,7 +89,7 @@ SUITE: dict[str, tuple[list[str], str]] = {
 
 
 def command(args: list[str]) -> list[str]:
-    return [".venv/bin/python", "-m", "games.ai.arena", *args, "--json"]
+    return [".venv/bin/python", "bench/ai/arena.py", *args, "--json"]
 
 
 def run_one(name: str, out: Path, force: bool) -> dict:
@@ -190,7 +190,7 @@ def markdown(reports: dict[str, dict]) -> str:
         "# AI benchmarks",
         "",
         "Written by `bench/ai_arena.py --write` (issue: AI players that play every card well, at",
-        "three levels). Arena: `python -m games.ai.arena` (games/ai/arena.py): levels rotate seats",
+        "three levels). Arena: bench/ai/arena.py: levels rotate seats",
         "between games; wins count ties as half; 95 % confidence intervals are Wilson intervals",
         "for win rates and mean ± 1.96 SE for scores (basic scoring: lower is better). Time per",
         "decision is wall-clock time of `decide(view)`, determinization included.",

@@ -25,8 +25,8 @@ for path in (ROOT, ROOT / "bench"):
 import ai_mcts_old  # noqa: E402
 
 import games.ai as ai  # noqa: E402
+from bench.ai.arena import elo, pair_share, play_game, wilson  # noqa: E402
 from games.ai import expert  # noqa: E402
-from games.ai.arena import elo, pair_share, play_game, wilson  # noqa: E402
 
 
 def old_action(seat_view, state, rng, *, budget, max_sims=None):

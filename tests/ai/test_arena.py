@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from games.ai.arena import main, pair_share, wilson
+from bench.ai.arena import main, pair_share, wilson
 
 
 def test_a_short_arena_run(capsys):
@@ -101,7 +101,7 @@ def test_head_to_head_reads_the_engines_place_under_advanced_scoring():
 def test_a_game_bounded_by_simulations_replays_exactly():
     """``max_sims`` bounds Expert's search by simulations (bench/ai_old_vs_new.py --sims): with a
     budget far above what they take, the same seed plays the same game twice."""
-    from games.ai.arena import play_game
+    from bench.ai.arena import play_game
 
     games = [
         play_game(

@@ -10,7 +10,7 @@ our search before issue #23 (bench/ai_mcts_old.py), on the same positions in one
 * Shuffle rows (4 players, the first placement with >= 4 / 20 / 40 pieces on the board of a
   game of Casual players, the run's seed): today's search against the frozen one, side by side.
 
-    .venv/bin/python bench/mcts_speed.py [--seconds 3] [--seed N] [--pentobi PATH]
+    .venv/bin/python bench/ai/mcts_speed.py [--seconds 3] [--seed N] [--pentobi PATH]
 
 The seed is drawn per run unless given, and printed. Needs a Release ``pentobi-gtp``
 (``--pentobi`` or ``PENTOBI_GTP``); without it the Pentobi column is empty.
@@ -30,14 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
     sys.path.insert(0, str(ROOT))
-if str(ROOT / "bench") not in sys.path:
-    sys.path.insert(0, str(ROOT / "bench"))
 
-import ai_mcts_old as old  # noqa: E402
-
+from bench import ai_mcts_old as old  # noqa: E402
 from games.ai import decide, mcts  # noqa: E402
 from games.engine import apply, blksgf, new_game, record, view  # noqa: E402
 

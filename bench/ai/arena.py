@@ -1,6 +1,6 @@
 """Arena: AI levels play each other; win rates, mean scores and time per decision.
 
-    python -m games.ai.arena --mode shuffle --players 2 --games 40 --seats expert,casual \
+    .venv/bin/python bench/ai/arena.py --mode shuffle --players 2 --games 40 --seats expert,casual \
         [--budget 2] [--seed 1] [--opening 4] [--scoring basic] [--jobs 2] [--json] [--progress]
 
 ``--seats`` names one level per seat (seat 0 first). Between games the levels rotate one seat to
@@ -13,8 +13,8 @@ games of one rotation replay the same start (decks and moves) with the seats rot
 two classic games between the same levels in the same seats differ only by timing.
 
 ``--jobs N`` plays N games at a time, each in its own process, and shares the machine's cores
-among them (Expert's search threads, mcts/); the report lists the games in order as one at a
-time would.
+among them (Expert's search threads, games/ai/mcts/); the report lists the games in order as one
+at a time would.
 
 Every decision is taken from the deciding seat's view only (``decide(view(state, seat))``).
 Wins: a player alone in first place wins 1; players sharing first place share the win (a
@@ -38,11 +38,15 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
-from games.engine import apply, new_game, score, view
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
-from . import BENCH_LEVELS, LEVELS, MASTER_BUDGET, decide, mcts
-from .expert import DEFAULT_BUDGET
+from games.ai import BENCH_LEVELS, LEVELS, MASTER_BUDGET, decide, mcts  # noqa: E402
+from games.ai.expert import DEFAULT_BUDGET  # noqa: E402
+from games.engine import apply, new_game, score, view  # noqa: E402
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -286,7 +290,7 @@ def format_report(report: dict) -> str:
 
 
 def parse_args(argv: list[str]):
-    parser = argparse.ArgumentParser(prog="python -m games.ai.arena", description=__doc__)
+    parser = argparse.ArgumentParser(prog="bench/ai/arena.py", description=__doc__)
     parser.add_argument("--mode", choices=("classic", "shuffle"), default="shuffle")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument("--scoring", choices=("basic", "advanced"), default="basic")
