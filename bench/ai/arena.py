@@ -1,16 +1,30 @@
 """Arena: AI levels play each other; win rates, mean scores and time per decision.
 
     .venv/bin/python bench/ai/arena.py --mode shuffle --players 2 --games 40 --seats expert,casual \
-        [--budget 2] [--seed 1] [--opening 4] [--scoring basic] [--jobs 2] [--json] [--progress]
+        [--budget 2] [--sims N] [--seed 1] [--opening 4] [--scoring basic] [--jobs 2] [--json] \
+        [--progress]
+    .venv/bin/python bench/ai/arena.py suite [--out DIR] [--only NAME ...] [--force] [--md FILE]
 
 ``--seats`` names one level per seat (seat 0 first). Between games the levels rotate one seat to
 the right, so that every level plays every seat (and blue's first move) equally often. Each game
 is seeded from ``--seed`` (the decks and every AI decision), so a run repeats exactly as long as
-Expert's search is bounded by work rather than time.
+Expert's search is bounded by work (``--sims``) rather than time.
+
+**The code of another commit.** A seat named ``LEVEL@REV`` (``expert@3e6615a``) plays that level
+as the code of commit REV played it: REV's ``games/`` is exported from git once (bench/ai/
+before.py) and a process of its own, started once per level and kept for the run, replays the game
+so far with REV's engine and decides with REV's ``games.ai.decide``, from the seat's view. Its
+times are that ``decide``'s own. ``expert@3e6615a`` is the frozen Expert of the older results
+(``baseline`` in bench/AI_RESULTS.md), ``expert@3e27baf`` Expert with the tree search before
+issue #23.
 
 ``--opening N``: the first N decisions of every game are Beginner's (random, seeded), and the
 games of one rotation replay the same start (decks and moves) with the seats rotated: without it
 two classic games between the same levels in the same seats differ only by timing.
+
+``--sims N`` stops every search at N simulations (the budget then only caps a slow one): two
+searches compared at the same number of simulations, the quality of a simulation and not its
+speed; with a budget far above what they take, a run repeats exactly.
 
 ``--jobs N`` plays N games at a time, each in its own process, and shares the machine's cores
 among them (Expert's search threads, games/ai/mcts/); the report lists the games in order as one
@@ -20,10 +34,18 @@ Every decision is taken from the deciding seat's view only (``decide(view(state,
 Wins: a player alone in first place wins 1; players sharing first place share the win (a
 two-player tie is half a win each). With exactly two levels at the table the report also gives
 their head-to-head rate: per game, the share of (first level's seat, second level's seat) pairs
-where the first scored better (ties half), averaged over games (``--seats expert,baseline,
-expert,baseline``: 50 % means equal strength with four players too). ``baseline`` (the frozen
-Expert, bench/ai_baseline.py) may sit at the table too. Confidence intervals: Wilson score
-intervals (95 %) for win rates, mean ± 1.96 standard errors for scores.
+where the first scored better (ties half), averaged over games (``--seats expert,expert@REV,
+expert,expert@REV``: 50 % means equal strength with four players too), and its Elo difference.
+Confidence intervals: Wilson score intervals (95 %) for win rates, mean ± 1.96 standard errors
+for scores.
+
+**suite** runs the configurations of ``SUITE`` below, each as its own command with ``--json``,
+keeps each report in ``--out`` (a run already there is reused unless ``--force``) and prints a
+Markdown page of the figures: the machine, the exact commands, the targets of the first AI issue
+(Casual beats Beginner in ≥ 90 % of games, Expert beats Casual in ≥ 65 %; p95 time per decision
+≤ 50 ms for Casual, ≤ 2.5 s for Expert at 2 s) and the head to head against older Experts.
+``--md FILE`` also writes that page to FILE (the first sections of bench/AI_RESULTS.md came from
+it; that file has grown by hand since, so the suite never overwrites it).
 """
 
 from __future__ import annotations
@@ -33,8 +55,10 @@ import json
 import math
 import multiprocessing
 import os
+import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -44,9 +68,12 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
     sys.path.insert(0, str(ROOT))
 
-from games.ai import BENCH_LEVELS, LEVELS, MASTER_BUDGET, decide, mcts  # noqa: E402
-from games.ai.expert import DEFAULT_BUDGET  # noqa: E402
+from bench.ai.before import Before, BeforeError, commit_of, tree  # noqa: E402
+from games.ai import DEFAULT_BUDGET, LEVELS, MASTER_BUDGET, decide, mcts  # noqa: E402
 from games.engine import apply, new_game, score, view  # noqa: E402
+from games.engine.record import make_record  # noqa: E402
+
+# -- figures ----------------------------------------------------------------------------------
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -87,6 +114,59 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
+def pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def machine() -> str:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"`nproc` = {os.cpu_count()}; CPU: {cpu}; Python {platform.python_version()}"
+
+
+# -- seats and games --------------------------------------------------------------------------
+
+# The processes of the seats played by another commit's code, one per revision in this process
+# (a pool worker keeps its own for all its games; each ends when its parent does).
+_BEFORE: dict[str, Before] = {}
+_THREADS = [0]  # search threads of those processes (0: their default)
+
+
+def split_level(name: str) -> tuple[str, str | None]:
+    """``expert@3e6615a`` -> ("expert", "3e6615a"); ``expert`` -> ("expert", None)."""
+    level, _, rev = name.partition("@")
+    return level, rev or None
+
+
+def _before(rev: str) -> Before:
+    if rev not in _BEFORE:
+        _BEFORE[rev] = Before(rev, threads=_THREADS[0])
+    return _BEFORE[rev]
+
+
+def close_before() -> None:
+    while _BEFORE:
+        _BEFORE.popitem()[1].close()
+
+
+def _decide(name: str, state, initial, actions: list[dict], *, seed, budget, max_sims):
+    """(action, seconds) of the seat named ``name`` for the decision at hand."""
+    level, rev = split_level(name)
+    if rev is not None:
+        record = make_record(initial, actions, reveal=True)
+        return _before(rev).decide(record, level=level, seed=seed, budget=budget, max_sims=max_sims)
+    seat_view = view(state, state.controller())
+    start = time.perf_counter()
+    action = decide(seat_view, level=level, seed=seed, budget=budget, max_sims=max_sims)
+    return action, time.perf_counter() - start
+
+
 def play_game(
     levels: list[str],
     *,
@@ -103,23 +183,23 @@ def play_game(
     ``max_sims`` bounds each search by simulations as well as by ``budget`` (a large budget and
     ``max_sims`` compare two searches at the same number of simulations). Returns the engine's
     score dict."""
-    state = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
+    state = initial = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
+    actions: list[dict] = []
     turn = 0.0  # the seconds of the turn in progress (every decision of one colour's turn)
     while not state.over:
-        seat = state.controller()
-        level = "beginner" if state.ply < opening else levels[seat]
-        seat_view = view(state, seat)
-        start = time.perf_counter()
-        action = decide(
-            seat_view,
-            level=level,
+        level = "beginner" if state.ply < opening else levels[state.controller()]
+        action, spent = _decide(
+            level,
+            state,
+            initial,
+            actions,
             seed=seed * 1009 + state.ply,
             budget=budget,
             max_sims=None if level == "beginner" else max_sims,
         )
-        spent = time.perf_counter() - start
         colour = state.turn
         state = apply(state, action)
+        actions.append(action)
         if level != "beginner":
             times[level].append(spent)
             turn += spent
@@ -163,6 +243,7 @@ def _game(args, g: int) -> tuple[list[str], dict, dict[str, list[float]]]:
         budget=args.budget,
         times=times,
         opening=args.opening,
+        max_sims=args.sims,
     )
     return levels, result, times
 
@@ -170,7 +251,7 @@ def _game(args, g: int) -> tuple[list[str], dict, dict[str, list[float]]]:
 def _share_cores(jobs: int) -> None:
     """A pool worker's search threads: the machine's cores shared among the ``jobs`` games;
     the compiled search loaded before the first game (as a worker does, outside any clock)."""
-    mcts.MctsParams.threads = max(1, (os.cpu_count() or 1) // jobs)
+    _THREADS[0] = mcts.MctsParams.threads = max(1, (os.cpu_count() or 1) // jobs)
     mcts.warm_up()
 
 
@@ -178,14 +259,38 @@ def _games(args):
     """The games' results in order: one at a time, or ``args.jobs`` at a time in processes."""
     if args.jobs == 1:
         mcts.warm_up()  # outside the decisions' clocks, as a worker does at its start
-        for g in range(args.games):
-            yield _game(args, g)
+        try:
+            for g in range(args.games):
+                yield _game(args, g)
+        finally:
+            close_before()
         return
     spawn = multiprocessing.get_context("spawn")  # not fork: the parent may run search threads
     with ProcessPoolExecutor(
         args.jobs, mp_context=spawn, initializer=_share_cores, initargs=(args.jobs,)
     ) as pool:
         yield from pool.map(_game, [args] * args.games, range(args.games))
+
+
+def _level_figures(wins, scores, times, turns) -> dict:
+    played = len(wins)
+    rate = statistics.fmean(wins) if played else 0.0
+    lo, hi = wilson(rate, played)
+    mean, slo, shi = mean_ci(scores) if played else (0.0, 0.0, 0.0)
+    return {
+        "seat_games": played,
+        "win_rate": round(rate, 4),
+        "win_ci95": [round(lo, 4), round(hi, 4)],
+        "mean_score": round(mean, 2),
+        "score_ci95": [round(slo, 2), round(shi, 2)],
+        "decisions": len(times),
+        "p50_ms": round(percentile(times, 0.5) * 1000, 2),
+        "p95_ms": round(percentile(times, 0.95) * 1000, 2),
+        "max_ms": round(max(times) * 1000, 2) if times else 0.0,
+        "turns": len(turns),
+        "turn_p50_ms": round(percentile(turns, 0.5) * 1000, 2),
+        "turn_p95_ms": round(percentile(turns, 0.95) * 1000, 2),
+    }
 
 
 def run(args) -> dict:
@@ -218,7 +323,9 @@ def run(args) -> dict:
         "scoring": args.scoring,
         "games": args.games,
         "seats": seats,
+        "commits": args.commits,
         "budget": args.budget,
+        "sims": args.sims,
         "seed": args.seed,
         "opening": args.opening,
         "jobs": args.jobs,
@@ -235,42 +342,28 @@ def run(args) -> dict:
             "ci95": [round(lo, 4), round(hi, 4)],
             "elo": elo(rate, len(head_to_head)),
         }
-    for level in sorted(set(seats), key=seats.index):
-        played = len(wins[level])
-        rate = statistics.fmean(wins[level]) if played else 0.0
-        lo, hi = wilson(rate, played)
-        mean, slo, shi = mean_ci(scores[level]) if played else (0.0, 0.0, 0.0)
-        t = times[level]
-        report["levels"][level] = {
-            "seat_games": played,
-            "win_rate": round(rate, 4),
-            "win_ci95": [round(lo, 4), round(hi, 4)],
-            "mean_score": round(mean, 2),
-            "score_ci95": [round(slo, 2), round(shi, 2)],
-            "decisions": len(t),
-            "p50_ms": round(percentile(t, 0.5) * 1000, 2),
-            "p95_ms": round(percentile(t, 0.95) * 1000, 2),
-            "max_ms": round(max(t) * 1000, 2) if t else 0.0,
-            "turns": len(turns[level]),
-            "turn_p50_ms": round(percentile(turns[level], 0.5) * 1000, 2),
-            "turn_p95_ms": round(percentile(turns[level], 0.95) * 1000, 2),
-        }
+    for level in pair:
+        report["levels"][level] = _level_figures(
+            wins[level], scores[level], times[level], turns[level]
+        )
     return report
 
 
 def format_report(report: dict) -> str:
+    sims = f", {report['sims']} simulations at most" if report.get("sims") else ""
     lines = [
         f"{report['mode']}, {report['players']} players, {report['scoring']} scoring, "
         f"{report['games']} games, seats {','.join(report['seats'])}, "
-        f"search budget {report['budget'] or 'default'} s, seed {report['seed']}",
-        f"{'level':<10}{'games':>6}  {'win rate (95% CI)':<24}{'mean score (95% CI)':<26}"
+        f"search budget {report['budget'] or 'default'} s{sims}, seed {report['seed']}",
+        *(f"{rev}: commit {commit}" for rev, commit in report.get("commits", {}).items()),
+        f"{'level':<16}{'games':>6}  {'win rate (95% CI)':<24}{'mean score (95% CI)':<26}"
         f"{'decisions':>10}{'p50 ms':>10}{'p95 ms':>10}",
     ]
     for level, r in report["levels"].items():
         win = f"{r['win_rate']:.1%} [{r['win_ci95'][0]:.1%}, {r['win_ci95'][1]:.1%}]"
         sc = f"{r['mean_score']:.1f} [{r['score_ci95'][0]:.1f}, {r['score_ci95'][1]:.1f}]"
         lines.append(
-            f"{level:<10}{r['seat_games']:>6}  {win:<24}{sc:<26}"
+            f"{level:<16}{r['seat_games']:>6}  {win:<24}{sc:<26}"
             f"{r['decisions']:>10}{r['p50_ms']:>10.1f}{r['p95_ms']:>10.1f}"
         )
     h = report.get("head_to_head")
@@ -295,7 +388,11 @@ def parse_args(argv: list[str]):
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument("--scoring", choices=("basic", "advanced"), default="basic")
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seats", required=True, help="levels per seat, e.g. expert,casual")
+    parser.add_argument(
+        "--seats",
+        required=True,
+        help="levels per seat, e.g. expert,casual; LEVEL@REV plays the code of commit REV",
+    )
     parser.add_argument(
         "--budget",
         type=float,
@@ -303,6 +400,7 @@ def parse_args(argv: list[str]):
         help=f"seconds per decision of the searching levels (default: Expert {DEFAULT_BUDGET}, "
         f"Master {MASTER_BUDGET})",
     )
+    parser.add_argument("--sims", type=int, default=None, help="simulations per search at most")
     parser.add_argument("--seed", type=int, default=None, help="default: drawn per run")
     parser.add_argument(
         "--opening",
@@ -324,17 +422,237 @@ def parse_args(argv: list[str]):
     args.seats = [s.strip() for s in args.seats.split(",")]
     if len(args.seats) != args.players:
         parser.error(f"--seats needs {args.players} levels, one per seat")
-    for level in args.seats:
-        if level not in LEVELS + BENCH_LEVELS:
-            known = ", ".join(LEVELS + BENCH_LEVELS)
-            parser.error(f"unknown level {level!r}: pick among {known}")
-    if args.games < 1 or args.jobs < 1 or (args.budget is not None and args.budget <= 0):
-        parser.error("--games, --jobs and --budget must be positive")
+    args.commits = {}
+    for name in args.seats:
+        level, rev = split_level(name)
+        if rev is not None:
+            try:
+                args.commits[rev] = commit_of(rev)
+            except BeforeError as exc:
+                parser.error(str(exc))
+        elif level not in LEVELS:
+            parser.error(f"unknown level {level!r}: pick among {', '.join(LEVELS)} (or LEVEL@REV)")
+    positive = (args.budget, args.sims)
+    if args.games < 1 or args.jobs < 1 or any(v is not None and v <= 0 for v in positive):
+        parser.error("--games, --jobs, --budget and --sims must be positive")
     return args
 
 
+# -- suite ------------------------------------------------------------------------------------
+
+
+def ARGS(text: str) -> list[str]:  # noqa: N802 - reads like the command it spells
+    return text.split()
+
+
+# The Expert of issue #12's start (bench/ai_baseline.py until it was taken from git instead).
+BASELINE = "expert@3e6615a"
+
+# name -> (arena arguments, what it measures)
+SUITE: dict[str, tuple[list[str], str]] = {
+    "casual-beginner-classic": (
+        ARGS("--mode classic --players 2 --games 40 --seats casual,beginner"),
+        "Casual vs Beginner, classic",
+    ),
+    "casual-beginner-shuffle": (
+        ARGS("--mode shuffle --players 2 --games 40 --seats casual,beginner"),
+        "Casual vs Beginner, shuffle",
+    ),
+    "expert-casual-classic": (
+        ARGS("--mode classic --players 2 --games 20 --seats expert,casual --budget 0.5"),
+        "Expert (0.5 s) vs Casual, classic",
+    ),
+    "expert-casual-shuffle": (
+        ARGS("--mode shuffle --players 2 --games 20 --seats expert,casual --budget 0.5"),
+        "Expert (0.5 s) vs Casual, shuffle",
+    ),
+    "expert-2s-classic": (
+        ARGS("--mode classic --players 2 --games 2 --seats expert,casual --budget 2"),
+        "Expert at its default 2 s budget (time per decision), classic",
+    ),
+    "expert-2s-shuffle": (
+        ARGS("--mode shuffle --players 2 --games 2 --seats expert,casual --budget 2"),
+        "Expert at its default 2 s budget (time per decision), shuffle",
+    ),
+    # Today's Expert against the Expert of issue #12's start. Shuffle games differ by their
+    # decks; classic games only by timing, so they start at random (--opening 4: Beginner's
+    # four setup pieces, replayed with the seats swapped).
+    "expert-baseline-classic": (
+        ARGS(f"--mode classic --players 2 --games 20 --seats expert,{BASELINE} --budget 0.5")
+        + ["--opening", "4"],
+        f"Expert vs the Expert of {BASELINE} (both 0.5 s), classic, two players",
+    ),
+    "expert-baseline-shuffle2": (
+        ARGS(f"--mode shuffle --players 2 --games 20 --seats expert,{BASELINE} --budget 0.5"),
+        f"Expert vs the Expert of {BASELINE} (both 0.5 s), shuffle, two players",
+    ),
+    "expert-baseline-shuffle3": (
+        ARGS(
+            f"--mode shuffle --players 3 --games 12 --seats expert,{BASELINE},{BASELINE} "
+            "--budget 0.5"
+        ),
+        f"Expert (0.5 s a turn) vs the Expert of {BASELINE} (0.5 s a decision), shuffle, "
+        "three players",
+    ),
+    "expert-baseline-shuffle4": (
+        ARGS(
+            f"--mode shuffle --players 4 --games 8 --seats expert,{BASELINE},expert,{BASELINE} "
+            "--budget 0.5"
+        ),
+        f"Expert vs the Expert of {BASELINE} (both 0.5 s), shuffle, four players",
+    ),
+}
+
+
+def command(args: list[str]) -> list[str]:
+    return [".venv/bin/python", "bench/ai/arena.py", *args, "--json"]
+
+
+def run_one(name: str, out: Path, force: bool) -> dict:
+    path = out / f"{name}.json"
+    if path.exists() and not force:
+        return json.loads(path.read_text())
+    args, _ = SUITE[name]
+    load_before = os.getloadavg()[0]
+    start = time.time()
+    done = subprocess.run(
+        [sys.executable, *command(args)[1:]], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    report = json.loads(done.stdout)
+    report["wall_s"] = round(time.time() - start, 1)
+    report["load_before"] = round(load_before, 2)
+    report["load_after"] = round(os.getloadavg()[0], 2)
+    path.write_text(json.dumps(report, indent=2))
+    return report
+
+
+def _target_row(what: str, wanted: str, measured: str, ok: bool) -> str:
+    return f"| {what} | {wanted} | {measured} | {'yes' if ok else 'no'} |"
+
+
+def summary(reports: dict[str, dict]) -> list[str]:
+    """The targets against the figures (those runs that are present)."""
+    rows = []
+
+    def level(name: str, who: str) -> dict | None:
+        report = reports.get(name)
+        return report["levels"].get(who) if report else None
+
+    def rate(r: dict) -> str:
+        return f"{pct(r['win_rate'])} [{pct(r['win_ci95'][0])}, {pct(r['win_ci95'][1])}]"
+
+    for mode in ("classic", "shuffle"):
+        r = level(f"casual-beginner-{mode}", "casual")
+        if r:
+            ok = r["win_rate"] >= 0.9
+            rows.append(_target_row(f"Casual beats Beginner, {mode}", "≥ 90 %", rate(r), ok))
+            ok = r["p95_ms"] <= 50
+            what = f"Casual p95 time per decision, {mode}"
+            rows.append(_target_row(what, "≤ 50 ms", f"{r['p95_ms']:.1f} ms", ok))
+        r = level(f"expert-casual-{mode}", "expert")
+        if r:
+            what = f"Expert (0.5 s budget) beats Casual, {mode}"
+            rows.append(_target_row(what, "≥ 65 %", rate(r), r["win_rate"] >= 0.65))
+        r = level(f"expert-2s-{mode}", "expert")
+        if r:
+            what = f"Expert p95 time per decision (2 s budget), {mode}"
+            measured = f"{r['p95_ms'] / 1000:.2f} s"
+            rows.append(_target_row(what, "≤ 2.5 s", measured, r["p95_ms"] <= 2500))
+    for mode in ("classic", "shuffle2", "shuffle3", "shuffle4"):
+        report = reports.get(f"expert-baseline-{mode}")
+        h = report.get("head_to_head") if report else None
+        if h:
+            lo, hi = h["ci95"]
+            what = f"Expert beats the Expert of {BASELINE} (0.5 s), {mode} (head to head)"
+            measured = f"{pct(h['rate'])} [{pct(lo)}, {pct(hi)}]"
+            rows.append(_target_row(what, "≥ 65 %", measured, h["rate"] >= 0.65))
+    if not rows:
+        return []
+    head = ["## Summary", "", "| target | wanted | measured | met |", "|---|---|---|---|"]
+    return [*head, *rows, ""]
+
+
+def _run_lines(name: str, report: dict) -> list[str]:
+    args, title = SUITE[name]
+    lines = [f"## {title}", "", "```", " ".join(command(args)), "```", ""]
+    lines += [
+        "| level | seat-games | win rate [95 % CI] | mean score [95 % CI] | decisions "
+        "| p50 ms | p95 ms |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for level, r in report["levels"].items():
+        lo, hi = r["win_ci95"]
+        slo, shi = r["score_ci95"]
+        lines.append(
+            f"| {level} | {r['seat_games']} | {pct(r['win_rate'])} [{pct(lo)}, {pct(hi)}] "
+            f"| {r['mean_score']:.1f} [{slo:.1f}, {shi:.1f}] | {r['decisions']} "
+            f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} |"
+        )
+    h = report.get("head_to_head")
+    if h:
+        best, lo, hi = ("?" if v is None else f"{v:+.0f}" for v in h["elo"])
+        lines += [
+            "",
+            f"Head to head ({h['first']} vs {h['second']}, pairs of seats per game): "
+            f"{pct(h['rate'])} [{pct(h['ci95'][0])}, {pct(h['ci95'][1])}] over "
+            f"{h['games']} games; Elo difference {best} [{lo}, {hi}].",
+        ]
+    commits = ", ".join(f"{rev} = {commit}" for rev, commit in report.get("commits", {}).items())
+    lines += [
+        "",
+        f"Seed {report['seed']} (drawn by the run){'; ' + commits if commits else ''}. "
+        f"Wall time {report.get('wall_s', '?')} s; load average "
+        f"{report.get('load_before', '?')} before, {report.get('load_after', '?')} after.",
+        "",
+    ]
+    return lines
+
+
+def markdown(reports: dict[str, dict]) -> str:
+    lines = [
+        "# AI benchmarks",
+        "",
+        "Written by `bench/ai/arena.py suite`: levels rotate seats between games; wins count",
+        "ties as half; 95 % confidence intervals are Wilson intervals for win rates and",
+        "mean ± 1.96 SE for scores (basic scoring: lower is better). Time per decision is the",
+        "wall-clock time of `decide(view)`, determinization included.",
+        "",
+        f"Machine: {machine()}.",
+        "",
+    ]
+    lines += summary(reports)
+    for name, report in reports.items():
+        lines += _run_lines(name, report)
+    return "\n".join(lines)
+
+
+def suite_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench/ai/arena.py suite")
+    parser.add_argument("--out", default="bench/out/ai_arena", help="the runs' JSON reports")
+    parser.add_argument("--only", nargs="*", choices=list(SUITE))
+    parser.add_argument("--force", action="store_true", help="run again what --out holds")
+    parser.add_argument("--md", help="also write the page to this file")
+    args = parser.parse_args(argv)
+    out = ROOT / args.out
+    out.mkdir(parents=True, exist_ok=True)
+    reports = {}
+    for name in args.only or list(SUITE):
+        print(f"{name} …", file=sys.stderr, flush=True)
+        reports[name] = run_one(name, out, args.force)
+    text = markdown(reports)
+    if args.md:
+        Path(args.md).write_text(text + "\n")
+    print(text)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["suite"]:
+        return suite_main(argv[1:])
+    args = parse_args(argv)
+    for rev in args.commits:  # exported before any game, outside every clock and worker
+        tree(rev)
     report = run(args)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0

@@ -56,8 +56,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
     sys.path.insert(0, str(ROOT))
 
-from bench.ai.arena import elo, mean_ci, percentile, wilson  # noqa: E402
-from bench.ai_arena import machine, pct  # noqa: E402
+from bench.ai.arena import elo, machine, mean_ci, pct, percentile, wilson  # noqa: E402
 from games.ai import LEVELS, decide, mcts  # noqa: E402
 from games.engine import COLOURS, IllegalAction, apply, new_game  # noqa: E402
 from games.engine import score as engine_score  # noqa: E402
