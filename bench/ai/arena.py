@@ -445,7 +445,8 @@ def ARGS(text: str) -> list[str]:  # noqa: N802 - reads like the command it spel
     return text.split()
 
 
-# The Expert of issue #12's start (bench/ai_baseline.py until it was taken from git instead).
+# The Expert of issue #12's start: "baseline" in bench/AI_RESULTS.md (a frozen copy until the
+# arena took it from git).
 BASELINE = "expert@3e6615a"
 
 # name -> (arena arguments, what it measures)
