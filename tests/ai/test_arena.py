@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.ai import arena
+from bench.ai import arena, before
 from bench.ai.arena import main, pair_share, play_game, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,11 +137,13 @@ def _games_unchanged_since_head() -> bool:
 @pytest.mark.skipif(
     not _games_unchanged_since_head(), reason="games/ differs from HEAD (or no git checkout)"
 )
-def test_a_seat_plays_the_code_of_a_commit_taken_from_git():
+def test_a_seat_plays_the_code_of_a_commit_taken_from_git(tmp_path, monkeypatch):
     """``casual@HEAD``: HEAD's games/ exported from git, played by a process of its own from
     records of the game so far; with games/ as committed it plays the very game today's Casual
     plays, and its decisions are timed like the others."""
+    monkeypatch.setattr(before, "OUT", tmp_path)  # not a tree per commit tested in out/before
     kwargs = {"mode": "shuffle", "players": 2, "scoring": "basic", "seed": 3, "budget": None}
+    kwargs["opening"] = 30  # Beginner's, in this process: a shorter test
     here = play_game(["casual", "beginner"], times={"casual": [], "beginner": []}, **kwargs)
     times = {"casual@HEAD": [], "beginner": []}
     try:
@@ -149,7 +151,7 @@ def test_a_seat_plays_the_code_of_a_commit_taken_from_git():
         assert set(arena._BEFORE) == {"HEAD"}
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True)
         folder = arena._BEFORE["HEAD"].folder
-        assert folder.name == head.stdout.decode().strip()
+        assert folder == tmp_path / head.stdout.decode().strip()
         assert (folder / "games" / "ai" / "__init__.py").is_file()
     finally:
         arena.close_before()
