@@ -1,5 +1,5 @@
 """A stand-in for Pentobi's ``pentobi-gtp`` in tests (tests/ai/test_pentobi_arena.py), so that
-bench/pentobi_arena.py's loop runs without Pentobi.
+bench/ai/pentobi_arena.py's loop runs without Pentobi.
 
 It speaks the GTP commands the bench sends, in Pentobi's dialect (pentobi_gtp/Pentobi-GTP.md):
 colours ``1``–``4``, moves as squares (``a1,b1,b2``), ``final_score`` as ``B+n`` / ``W+n`` / ``0``

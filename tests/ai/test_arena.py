@@ -1,10 +1,19 @@
-"""The arena runs games between levels and reports win rates, scores and decision times."""
+"""bench/ai/arena.py: games between levels (today's, or another commit's from git), win rates,
+scores and decision times; and its suite's page."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
-from games.ai.arena import main, pair_share, wilson
+import pytest
+
+from bench.ai import arena, before
+from bench.ai.arena import main, pair_share, play_game, wilson
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_short_arena_run(capsys):
@@ -43,10 +52,10 @@ def test_head_to_head_counts_pairs_of_seats():
             {"seat": 3, "score": 2},
         ]
     }
-    levels = ["expert", "baseline", "expert", "baseline"]
-    # expert seats 0 (5) and 2 (9) against baseline seats 1 (9) and 3 (2): 1 + 0 + 0.5 + 0
-    assert pair_share(levels, result, "expert", "baseline") == 1.5 / 4
-    assert pair_share(levels, result, "baseline", "expert") == 2.5 / 4
+    levels = ["expert", "expert@3e6615a", "expert", "expert@3e6615a"]
+    # expert seats 0 (5) and 2 (9) against the older Expert's 1 (9) and 3 (2): 1 + 0 + 0.5 + 0
+    assert pair_share(levels, result, "expert", "expert@3e6615a") == 1.5 / 4
+    assert pair_share(levels, result, "expert@3e6615a", "expert") == 2.5 / 4
     assert pair_share(levels, result, "expert", "casual") is None
 
 
@@ -99,10 +108,8 @@ def test_head_to_head_reads_the_engines_place_under_advanced_scoring():
 
 
 def test_a_game_bounded_by_simulations_replays_exactly():
-    """``max_sims`` bounds Expert's search by simulations (bench/ai_old_vs_new.py --sims): with a
-    budget far above what they take, the same seed plays the same game twice."""
-    from games.ai.arena import play_game
-
+    """``max_sims`` (``--sims``) bounds Expert's search by simulations: with a budget far above
+    what they take, the same seed plays the same game twice."""
     games = [
         play_game(
             ["expert", "casual"],
@@ -118,3 +125,88 @@ def test_a_game_bounded_by_simulations_replays_exactly():
         for _ in range(2)
     ]
     assert games[0] == games[1]
+
+
+def _games_unchanged_since_head() -> bool:
+    done = subprocess.run(
+        ["git", "status", "--porcelain", "--", "games"], cwd=ROOT, capture_output=True, text=True
+    )
+    return done.returncode == 0 and not done.stdout.strip()
+
+
+@pytest.mark.skipif(
+    not _games_unchanged_since_head(), reason="games/ differs from HEAD (or no git checkout)"
+)
+def test_a_seat_plays_the_code_of_a_commit_taken_from_git(tmp_path, monkeypatch):
+    """``casual@HEAD``: HEAD's games/ exported from git, played by a process of its own from
+    records of the game so far; with games/ as committed it plays the very game today's Casual
+    plays, and its decisions are timed like the others."""
+    monkeypatch.setattr(before, "OUT", tmp_path)  # not a tree per commit tested in out/before
+    kwargs = {"mode": "shuffle", "players": 2, "scoring": "basic", "seed": 3, "budget": None}
+    kwargs["opening"] = 30  # Beginner's, in this process: a shorter test
+    here = play_game(["casual", "beginner"], times={"casual": [], "beginner": []}, **kwargs)
+    times = {"casual@HEAD": [], "beginner": []}
+    try:
+        there = play_game(["casual@HEAD", "beginner"], times=times, **kwargs)
+        assert set(arena._BEFORE) == {"HEAD"}
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True)
+        folder = arena._BEFORE["HEAD"].folder
+        assert folder == tmp_path / head.stdout.decode().strip()
+        assert (folder / "games" / "ai" / "__init__.py").is_file()
+    finally:
+        arena.close_before()
+    assert there == here
+    assert times["casual@HEAD"] and all(t >= 0 for t in times["casual@HEAD"])
+    assert not arena._BEFORE
+
+
+def test_a_seat_of_an_unknown_commit_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        main(["--players", "2", "--seats", "expert,expert@no-such-commit"])
+    assert "names no commit" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--players", "2", "--seats", "expert,grandmaster"])
+
+
+def test_the_suite_writes_its_page_from_the_runs_it_finds(tmp_path, capsys):
+    """``suite``: runs already in ``--out`` are reused (none is played here); the page has the
+    targets and each run's command, as run from the project's root."""
+    report = {
+        "seed": 5,
+        "commits": {"3e6615a": "3e6615a" + "0" * 33},
+        "levels": {
+            "expert": {
+                "seat_games": 20, "win_rate": 0.8, "win_ci95": [0.58, 0.92],
+                "mean_score": 10.0, "score_ci95": [8.0, 12.0], "decisions": 500,
+                "p50_ms": 400.0, "p95_ms": 520.0,
+            },
+        },
+        "head_to_head": {
+            "first": "expert", "second": arena.BASELINE, "games": 20, "rate": 0.8,
+            "ci95": [0.58, 0.92], "elo": [240.8, 56.4, 426.0],
+        },
+    }  # fmt: skip
+    (tmp_path / "expert-baseline-shuffle2.json").write_text(json.dumps(report))
+    page = tmp_path / "page.md"
+    argv = ["suite", "--out", str(tmp_path), "--only", "expert-baseline-shuffle2"]
+    assert main([*argv, "--md", str(page)]) == 0
+    text = page.read_text()
+    assert text.strip() == capsys.readouterr().out.strip()
+    assert f"Expert beats the Expert of {arena.BASELINE} (0.5 s), shuffle2 (head to head)" in text
+    assert "| 80.0 % [58.0 %, 92.0 %] | yes |" in text
+    assert (
+        f".venv/bin/python bench/ai/arena.py --mode shuffle --players 2 --games 20 --seats "
+        f"expert,{arena.BASELINE} --budget 0.5 --json" in text
+    )
+
+
+def test_the_arena_runs_as_a_script_from_the_projects_root():
+    done = subprocess.run(
+        [sys.executable, "bench/ai/arena.py", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "LEVEL@REV" in done.stdout and "--jobs" in done.stdout

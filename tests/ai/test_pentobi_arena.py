@@ -1,4 +1,4 @@
-"""bench/pentobi_arena.py: our AI against Pentobi over GTP, and Pentobi loading our .blksgf.
+"""bench/ai/pentobi_arena.py: our AI against Pentobi over GTP, and Pentobi loading our .blksgf.
 
 Everything here runs without Pentobi: tests/ai/fake_gtp.py speaks Pentobi's GTP dialect and
 keeps Pentobi's fixed starting corners. The last test plays one real game when ``PENTOBI_GTP``
@@ -8,7 +8,6 @@ names a built ``pentobi-gtp`` (README, "Benchmarks"), and is skipped otherwise.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
 import os
@@ -18,26 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from bench.ai import pentobi_arena as arena
 from games.engine import COLOURS, apply, legal_placements, new_game
 from games.engine.blksgf import PENTOBI_CORNER, SYMMETRIES
 from games.engine.pieces import parse_squares, shape_of_mask
 from games.engine.rules import placement_text
 
-ROOT = Path(__file__).resolve().parents[2]
 FAKE = Path(__file__).with_name("fake_gtp.py")
-
-
-def _load_bench():
-    spec = importlib.util.spec_from_file_location(
-        "pentobi_arena", ROOT / "bench" / "pentobi_arena.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["pentobi_arena"] = module  # the process pool pickles its functions by name
-    spec.loader.exec_module(module)
-    return module
-
-
-arena = _load_bench()
 
 
 @pytest.fixture

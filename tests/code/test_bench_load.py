@@ -1,7 +1,8 @@
-"""The load bench (bench/load.py, the runner; bench/load_locust.py, the bots; bench/load_report.py,
-the figures) without its services: the command line answers, no bench module hides a standard
-one, the report's arithmetic and tables, and the bots read the game page the site really serves.
-The full run needs PostgreSQL, Redis and locust (bench/load.py's docstring)."""
+"""The load bench (bench/load/load.py, the runner; bench/load/load_locust.py, the bots;
+bench/load/load_report.py, the figures) without its services: the command line answers, no bench
+module hides a standard one, the report's arithmetic and tables, and the bots read the game page
+the site really serves. The full run needs PostgreSQL, Redis and locust (bench/load/load.py's
+docstring)."""
 
 from __future__ import annotations
 
@@ -21,12 +22,12 @@ from games.models import Seat
 from games.services import SeatSpec
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCH = ROOT / "bench"
+BENCH = ROOT / "bench" / "load"
 
 
 @pytest.fixture
 def bench(monkeypatch):
-    """bench/ first on the import path, as when a bench script runs; its modules, imported."""
+    """bench/load/ first on the import path, as when its scripts run; its modules, imported."""
     monkeypatch.syspath_prepend(str(BENCH))
     for name in ("load", "load_report"):
         monkeypatch.delitem(sys.modules, name, raising=False)
@@ -37,7 +38,7 @@ def test_the_runner_answers_help_with_its_commands():
     out = {}
     for command in ("", "run"):
         done = subprocess.run(
-            [sys.executable, "bench/load.py", *command.split(), "--help"],
+            [sys.executable, "bench/load/load.py", *command.split(), "--help"],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -50,15 +51,17 @@ def test_the_runner_answers_help_with_its_commands():
 
 
 def test_no_bench_module_hides_a_standard_or_installed_one():
-    # A bench script runs with bench/ first on the import path (and locust imports the bots'
+    # A bench script runs with its folder first on the import path (and locust imports the bots'
     # file so): a bench script named http.py once hid the standard `http`.
     installed = set(importlib.metadata.packages_distributions())
-    names = {path.stem for path in BENCH.glob("*.py")}
+    names = {path.stem for path in (ROOT / "bench").glob("*/*.py")}
+    names |= {path.stem for path in (ROOT / "bench").glob("*.py")}
+    assert {"load", "load_report", "arena", "page_cpu"} <= names
     assert names & (set(sys.stdlib_module_names) | installed) == set()
 
 
 def test_the_runner_imports_nothing_but_the_standard_library_and_the_report():
-    # bench/load_locust.py imports it under locust; it must not start or patch anything.
+    # bench/load/load_locust.py imports it under locust; it must not start or patch anything.
     code = (
         "import json, sys; before = set(sys.modules); import load; "
         "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))"

@@ -1,6 +1,6 @@
-"""bench/shuffle_wait.py (issue #23: the wait for three Experts, in Chromium) without its services:
-the command line answers, and a wait is split and counted from the actions' commit times. The
-full run needs PostgreSQL, Redis, a Celery worker and Chromium (its docstring)."""
+"""bench/web/shuffle_wait.py (issue #23: the wait for three Experts, in Chromium) without its
+services: the command line answers, and a wait is split and counted from the actions' commit
+times. The full run needs PostgreSQL, Redis, a Celery worker and Chromium (its docstring)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCH = ROOT / "bench"
+BENCH = ROOT / "bench" / "web"
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def wait(monkeypatch):
 
 def test_the_bench_answers_help_with_its_commands():
     done = subprocess.run(
-        [sys.executable, "bench/shuffle_wait.py", "run", "--help"],
+        [sys.executable, "bench/web/shuffle_wait.py", "run", "--help"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -5,7 +5,7 @@ move; the last move also writes the places and the ratings.
     DEBUG=false DATABASE_URL=postgres://postgres@127.0.0.1:5432/blokus_load \\
       REDIS_URL=redis://127.0.0.1:6379/3 SECRET_KEY=... ALLOWED_HOSTS=127.0.0.1 \\
       SECURE_SSL_REDIRECT=false CELERY_TASK_ALWAYS_EAGER=false \\
-      .venv/bin/python bench/last_move.py [--games 3] [--queries]
+      .venv/bin/python bench/web/last_move.py [--games 3] [--queries]
 """
 
 from __future__ import annotations
@@ -19,9 +19,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
-import load_setup  # noqa: E402  (sets Django up)
+from bench.load import load_setup  # noqa: E402  (sets Django up, before Django is imported)
+
+# isort: split
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402

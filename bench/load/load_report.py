@@ -1,15 +1,15 @@
 """The load bench's report: from the raw data of a run to its figures, and from its figures to
 markdown.
 
-    .venv/bin/python bench/load_report.py bench/out/load_sync.json [more.json ...] [--out FILE]
+    .venv/bin/python bench/load/load_report.py bench/out/load_sync.json [more.json ...] [--out FILE]
 
-bench/load.py (the runner) calls the first half while it runs: ``run_figures`` turns what the bots
-of bench/load_locust.py wrote (bench/out/load_raw_*.json) and gunicorn's access log into one run's
-figures, ``nudge_figures`` the nudge test's rows; ``machine`` describes what was measured. The
-runner writes them to bench/out/load_<tag><ws>.json and, with ``markdown``, the tables of
-bench/out/load_<tag><ws>.md, in the shape of bench/LOAD_RESULTS.md and bench/RESULTS.md. Run as a
-script, this file reads such JSON files again and prints their tables (several files: one table
-with a row per run of each).
+bench/load/load.py (the runner) calls the first half while it runs: ``run_figures`` turns what
+the bots of bench/load/load_locust.py wrote (bench/out/load_raw_*.json) and gunicorn's access log
+into one run's figures, ``nudge_figures`` the nudge test's rows; ``machine`` describes what was
+measured. The runner writes them to bench/out/load_<tag><ws>.json and, with ``markdown``, the
+tables of bench/out/load_<tag><ws>.md, in the shape of bench/LOAD_RESULTS.md and bench/RESULTS.md.
+Run as a script, this file reads such JSON files again and prints their tables (several files: one
+table with a row per run of each).
 
 Standard library only: it runs without Django, locust or the services.
 """
@@ -26,7 +26,7 @@ import subprocess
 from datetime import datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # -- figures ---------------------------------------------------------------------------------
 
@@ -52,7 +52,7 @@ def summary(values: list[float]) -> dict:
     }
 
 
-# gunicorn's --access-logformat "%(t)s %(m)s %(U)s %(s)s %(D)s" (bench/load.py start_servers)
+# gunicorn's --access-logformat "%(t)s %(m)s %(U)s %(s)s %(D)s" (bench/load/load.py start_servers)
 ACCESS_RE = re.compile(r"\[(\d+/\w+/\d+:\d+:\d+:\d+ [+-]\d+)\] (\w+) (\S+) (\d+) (\d+)")
 
 
@@ -76,10 +76,10 @@ def access_times(path: Path, window: list[float]) -> dict:
 
 
 def run_figures(raw: dict, access_log: Path, cpu: dict[str, float], context: dict) -> dict:
-    """One load run's figures. ``raw``: what the bots wrote (bench/load_locust.py RAW: round trips
-    and receipt times of the counted window); ``cpu``: CPU seconds per process over that window;
-    ``context``: the run's settings and circumstances (label, think_s, games, bots, seconds,
-    load averages, locust's exit code), copied in first."""
+    """One load run's figures. ``raw``: what the bots wrote (bench/load/load_locust.py RAW: round
+    trips and receipt times of the counted window); ``cpu``: CPU seconds per process over that
+    window; ``context``: the run's settings and circumstances (label, think_s, games, bots,
+    seconds, load averages, locust's exit code), copied in first."""
     moves = raw["moves"]
     seconds = context["seconds"]
     posted = raw["posted"]
@@ -191,7 +191,7 @@ def spread(figures: dict | None, *ps: str) -> str:
 
 def command(args: dict) -> str:
     """The `run` command line that gave these results (its main options)."""
-    parts = ["bench/load.py run", f"--games {args['games']}", f"--seconds {args['seconds']}"]
+    parts = ["bench/load/load.py run", f"--games {args['games']}", f"--seconds {args['seconds']}"]
     parts.append(f"--warmup {args['warmup']}")
     parts += [f"--think {think}" for think in args.get("think") or []]
     parts += [f"--workers {args['workers']}", f"--ws {args['ws']}"]
@@ -249,7 +249,7 @@ def nudge_rows(results: dict) -> list[str]:
 
 
 def markdown(files: dict[str, dict]) -> str:
-    """The tables of one or more results (file name -> the JSON bench/load.py wrote)."""
+    """The tables of one or more results (file name -> the JSON bench/load/load.py wrote)."""
     out = ["# Live games under load", ""]
     for name, results in files.items():
         m, args = results["machine"], results["args"]
@@ -272,7 +272,7 @@ def markdown(files: dict[str, dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="The tables of bench/load.py's results.")
+    parser = argparse.ArgumentParser(description="The tables of bench/load/load.py's results.")
     parser.add_argument("results", nargs="+", help="bench/out/load_*.json written by `run`")
     parser.add_argument("--out", help="write the markdown here (default: print it)")
     args = parser.parse_args(argv)

@@ -2,10 +2,10 @@
 
     DEBUG=false DATABASE_URL=postgres://postgres@127.0.0.1:5432/blokus_load \\
       REDIS_URL=redis://127.0.0.1:6379/3 SECRET_KEY=x ALLOWED_HOSTS=127.0.0.1 \\
-      SECURE_SSL_REDIRECT=false .venv/bin/python bench/page_cpu.py [--games 30] [--preplay 16]
+      SECURE_SSL_REDIRECT=false .venv/bin/python bench/web/page_cpu.py [--games 30] [--preplay 16]
 
-Creates classic 2-player games (bench/load_setup.py's helpers), plays each a few plies, then for
-the seat to move GETs the whole game page through the Django test client (the full middleware
+Creates classic 2-player games (bench/load/load_setup.py's helpers), plays each a few plies, then
+for the seat to move GETs the whole game page through the Django test client (the full middleware
 stack, sessions, auth, the production settings it runs with): once with the panel cache cleared
 (a first view of the position) and then 10 more times (any later view: the cached panel). CPU
 is ``time.process_time`` around each request. Prints medians and p95, in ms.
@@ -21,9 +21,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
-import load_setup  # noqa: E402  (sets Django up)
+from bench.load import load_setup  # noqa: E402  (sets Django up, before Django is imported)
+
+# isort: split
 from django.core.cache import cache  # noqa: E402
 from django.test import Client  # noqa: E402
 

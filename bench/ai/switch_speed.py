@@ -2,7 +2,7 @@
 the same positions (classic two players, a game of random placements at 0 / 20 / 40 pieces),
 one thread, seeded fixed-count searches, the variants interleaved, min of ``--repeat`` runs.
 
-    .venv/bin/python bench/switch_speed.py --base lgr=0 --set lgr=1 [--repeat 5]
+    .venv/bin/python bench/ai/switch_speed.py --base lgr=0 --set lgr=1 [--repeat 5]
 
 ``--base``: the constants of the "off" runs (default: MctsParams as it is); ``--set``: those
 of the "on" runs, on top of ``--base``.
@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
     sys.path.insert(0, str(ROOT))
 
 from games.ai import mcts  # noqa: E402

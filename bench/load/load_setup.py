@@ -1,7 +1,7 @@
-"""Django side of the live-games load test (bench/load.py drives it; see bench/LOAD_RESULTS.md).
+"""Django side of the live-games load test (bench/load/load.py drives it; bench/LOAD_RESULTS.md).
 
-    .venv/bin/python bench/load_setup.py setup --games 100 --out bench/out/load_games.json
-    .venv/bin/python bench/load_setup.py profile --moves 200
+    .venv/bin/python bench/load/load_setup.py setup --games 100 --out bench/out/load_games.json
+    .venv/bin/python bench/load/load_setup.py profile --moves 200
 
 Run with the same environment as the servers (DEBUG=false, DATABASE_URL, REDIS_URL, ...).
 
@@ -9,7 +9,7 @@ Run with the same environment as the servers (DEBUG=false, DATABASE_URL, REDIS_U
 (classic mode: no hidden information, so what the panel shows is all a bot needs), plays each game
 a random number of plies first (so that the run sees early, middle and late positions), and logs
 every user in by creating a session server-side (no password, no allauth login form). It writes
-the games, their seats and the session keys to a JSON file for bench/load.py.
+the games, their seats and the session keys to a JSON file for bench/load/load.py.
 
 ``profile`` plays moves in this process through the Django test client, the same request the
 browser sends (HTMX POST to ``act``, then the opponent's HTMX GET of the panel), with timers
@@ -36,8 +36,9 @@ import time  # noqa: E402
 from collections import defaultdict  # noqa: E402
 from importlib import import_module  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
@@ -267,7 +268,7 @@ def use_layer(layer: str) -> None:
 
 
 def fixed_wsgi_app(layer: str = "core"):
-    """gunicorn 'load_setup:fixed_wsgi_app("pubsub")' (bench/load.py run --ws pubsub): the
+    """gunicorn 'bench.load.load_setup:fixed_wsgi_app("pubsub")' (load.py run --ws pubsub): the
     project's WSGI application with another channel layer, set up in each worker."""
     from django.core.wsgi import get_wsgi_application
 
@@ -279,7 +280,7 @@ def async_consumer_asgi_app():
     """config.asgi's application with GameConsumer replaced by an async twin (the suggestion
     of LOAD_RESULTS.md): a nudge is forwarded on daphne's event loop, without the hop to a
     worker thread (and Django's connection check around it) that a sync consumer's handler
-    takes. daphne 'bench.load_setup:ASYNC_CONSUMER_APP' (bench/load.py run --ws async)."""
+    takes. daphne 'bench.load.load_setup:ASYNC_CONSUMER_APP' (load.py run --ws async)."""
     from channels.auth import AuthMiddlewareStack
     from channels.db import database_sync_to_async
     from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -437,7 +438,7 @@ def profile(args: argparse.Namespace) -> None:
 
 def send_nudges(args: argparse.Namespace) -> None:
     """Call nudges.game_changed() as the write path's on_commit does, and print when each
-    call began and returned (epoch seconds): bench/load.py times the clients' receipts."""
+    call began and returned (epoch seconds): bench/load/load.py times the clients' receipts."""
     import asyncio
     import threading
 

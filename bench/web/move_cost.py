@@ -3,9 +3,9 @@
     DEBUG=false DATABASE_URL=postgres://postgres@127.0.0.1:5432/blokus_load \\
       REDIS_URL=redis://127.0.0.1:6379/3 SECRET_KEY=x ALLOWED_HOSTS=127.0.0.1 \\
       SECURE_SSL_REDIRECT=false CELERY_TASK_ALWAYS_EAGER=false \\
-      .venv/bin/python bench/move_cost.py [--games 20] [--preplay 12] [--profile 25]
+      .venv/bin/python bench/web/move_cost.py [--games 20] [--preplay 12] [--profile 25]
 
-Creates classic 2-player games (bench/load_setup.py's helpers), plays a few plies, then, as the
+Creates classic 2-player games (bench/load/load_setup.py's helpers), plays a few plies, then, as the
 browser does, for each move: the mover's POST (the page's form: CSRF token, idempotency key,
 htmx header) answered 204, the mover's panel GET for the new ply (its first view), the
 opponent's panel GET (first view) and a second GET of it (a cached panel), a whole game page
@@ -36,9 +36,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
-import load_setup  # noqa: E402  (sets Django up)
+from bench.load import load_setup  # noqa: E402  (sets Django up, before Django is imported)
+
+# isort: split
 from django.db import transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402

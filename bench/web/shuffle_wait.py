@@ -1,10 +1,10 @@
 """How long a player waits for three Experts in a 4-player Shuffle game, measured in Chromium.
 
-    .venv/bin/python bench/shuffle_wait.py run [--turns 12] [--port 8123] [--queue shuffle-wait]
+    .venv/bin/python bench/web/shuffle_wait.py run [--turns 12] [--port 8123] [--queue shuffle-wait]
         [--database-url postgres://blokus:blokus@127.0.0.1:5432/blokus_wait]
         [--redis-url redis://127.0.0.1:6379/6] [--json bench/out/shuffle_wait.json]
-    .venv/bin/python bench/shuffle_wait.py setup    (inside Django: the game and a session)
-    .venv/bin/python bench/shuffle_wait.py actions GAME...   (inside Django: actions, timed)
+    .venv/bin/python bench/web/shuffle_wait.py setup    (inside Django: the game and a session)
+    .venv/bin/python bench/web/shuffle_wait.py actions GAME...   (inside Django: actions, timed)
 
 Issue #23's goal: "a 4-player Shuffle game against three Experts measured in the browser: wait
 from a player's confirm to their next decision p95 <= 8 s" (results: bench/AI_RESULTS.md).
@@ -46,7 +46,7 @@ import sys
 from pathlib import Path
 
 # Run as a script, this file's folder comes first on the import path: drop it, so that no file of
-# bench/ can shadow a library module (as bench/load_setup.py does).
+# bench/ can shadow a library module (as bench/load/load_setup.py does).
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     del sys.path[0]
 
@@ -61,7 +61,7 @@ import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out"
 BIN = Path(sys.executable).parent
 CHROMIUM = "/usr/bin/chromium"
@@ -192,7 +192,7 @@ def stop(procs: dict[str, subprocess.Popen]) -> None:
 
 
 def new_game(env: dict) -> dict:
-    done = sh([str(BIN / "python"), "bench/shuffle_wait.py", "setup"], env, capture_output=True)
+    done = sh([str(BIN / "python"), "bench/web/shuffle_wait.py", "setup"], env, capture_output=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -539,7 +539,7 @@ def cmd_run(args: argparse.Namespace) -> None:
             browser.close()
         played = sorted({r["game"] for r in rows})
         done = sh(
-            [str(BIN / "python"), "bench/shuffle_wait.py", "actions", *played],
+            [str(BIN / "python"), "bench/web/shuffle_wait.py", "actions", *played],
             env,
             capture_output=True,
         )

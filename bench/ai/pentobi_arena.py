@@ -7,8 +7,8 @@ in ``PENTOBI_GTP``. Pentobi's opening books (``opening_books/`` in its source) a
 ``--books DIR`` (or ``PENTOBI_BOOKS``) names that folder, otherwise it plays with ``--nobook``.
 
     PENTOBI_GTP=out/pentobi/build/pentobi_gtp/pentobi-gtp \\
-        .venv/bin/python bench/pentobi_arena.py --level expert --pentobi-level 5 --games 20
-    .venv/bin/python bench/pentobi_arena.py sgf-check [--games 2]
+        .venv/bin/python bench/ai/pentobi_arena.py --level expert --pentobi-level 5 --games 20
+    .venv/bin/python bench/ai/pentobi_arena.py sgf-check [--games 2]
 
 **Arena.** Classic Blokus with Pentobi's rules: two players (``--players 2``, Pentobi's
 ``classic_2``: blue and red against yellow and green, R2.3) or four (``classic``: one colour for
@@ -52,15 +52,12 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-for folder in (ROOT, ROOT / "bench"):  # the project, and bench/ai_arena.py beside this file
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
-from ai_arena import machine, pct  # noqa: E402
-
+from bench.ai.arena import elo, machine, mean_ci, pct, percentile, wilson  # noqa: E402
 from games.ai import LEVELS, decide, mcts  # noqa: E402
-from games.ai.arena import elo, mean_ci, percentile, wilson  # noqa: E402
 from games.engine import COLOURS, IllegalAction, apply, new_game  # noqa: E402
 from games.engine import score as engine_score  # noqa: E402
 from games.engine import view as seat_view  # noqa: E402
@@ -604,7 +601,7 @@ def arena_report(args, argv, results, revision, started, load_before) -> dict:
         "jobs": args.jobs,
         "books": bool(args.books),
         "pentobi_version": results[0]["pentobi_version"] if results else "",
-        "command": "PENTOBI_GTP=... .venv/bin/python bench/pentobi_arena.py " + " ".join(argv),
+        "command": "PENTOBI_GTP=... .venv/bin/python bench/ai/pentobi_arena.py " + " ".join(argv),
         "commit": revision,
         "date": f"{datetime.now(UTC):%Y-%m-%d}",
         "machine": machine(),
@@ -795,7 +792,7 @@ def _param(text: str) -> tuple[str, float]:
 
 
 def arena_args(argv: list[str]):
-    parser = argparse.ArgumentParser(prog="bench/pentobi_arena.py", description=__doc__)
+    parser = argparse.ArgumentParser(prog="bench/ai/pentobi_arena.py", description=__doc__)
     parser.add_argument("--level", choices=LEVELS, default="expert")
     parser.add_argument("--budget", type=float, help="Expert's seconds per decision")
     parser.add_argument(
@@ -856,7 +853,7 @@ def arena_args(argv: list[str]):
 
 
 def sgf_args(argv: list[str]):
-    parser = argparse.ArgumentParser(prog="bench/pentobi_arena.py sgf-check")
+    parser = argparse.ArgumentParser(prog="bench/ai/pentobi_arena.py sgf-check")
     parser.add_argument("--games", type=int, default=2, help="games per variant")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=str(ROOT / "bench" / "out" / "pentobi_sgf"))

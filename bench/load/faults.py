@@ -1,7 +1,7 @@
 """Faults on the production layout: do moves survive Redis and PostgreSQL blips, a worker killed
 mid-turn, and bursts of duplicate and stale moves?
 
-    .venv/bin/python bench/faults.py [--games 20] [--minutes 3]
+    .venv/bin/python bench/load/faults.py [--games 20] [--minutes 3]
 
 Starts, on loopback only, gunicorn (2 workers, DEBUG=false), a Celery worker and beat on their own
 PostgreSQL database (``blokus_faults``, made anew) and Redis db 13, with games of one player
@@ -46,7 +46,7 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out"
 DB = "blokus_faults"
 PORT = 8201

@@ -2,14 +2,14 @@
 The runner: it prepares the services, starts the servers, runs locust and the nudge test, and
 writes the results.
 
-    .venv/bin/python bench/load.py run [--games 100] [--seconds 60] [--warmup 10]
+    .venv/bin/python bench/load/load.py run [--games 100] [--seconds 60] [--warmup 10]
         [--think 0 --think 10-30 ...] [--nudge-moves 200] [--workers 3] [--threads 0]
-    .venv/bin/python bench/load.py nudge --setup FILE --http URL --ws URL   (the nudge test alone)
-    .venv/bin/python bench/load_report.py bench/out/load_sync.json          (its tables again)
+    .venv/bin/python bench/load/load.py nudge --setup FILE --http URL --ws URL   (nudge test alone)
+    .venv/bin/python bench/load/load_report.py bench/out/load_sync.json      (its tables again)
 
-The bench is three files: this runner; bench/load_locust.py, the bots (what `run` hands to
-`locust -f`); bench/load_report.py, the figures and their markdown. bench/load_setup.py creates the
-games and sessions inside Django.
+The bench is three files: this runner; bench/load/load_locust.py, the bots (what `run` hands to
+`locust -f`); bench/load/load_report.py, the figures and their markdown. bench/load/load_setup.py
+creates the games and sessions inside Django.
 
 Needs locust (`.venv/bin/pip install locust`; not in requirements.txt) and websocket-client
 (installed with locust). Everything stays on loopback; results and logs go to bench/out/load*.
@@ -23,17 +23,17 @@ Needs locust (`.venv/bin/pip install locust`; not in requirements.txt) and webso
      (config.wsgi, sync workers, cores + 1) for HTTP and daphne (config.asgi) for /ws/, with
      production settings (DEBUG=false, the PostgreSQL pool, Redis) over plain HTTP
      (SECURE_SSL_REDIRECT=false; the bots send the cookies by hand);
-  3. for each --think value: bench/load_setup.py creates the games (classic mode, played a random
-     0-40 plies first) and the players' sessions, then locust runs 2 bots per game (headless, for
-     warmup + seconds; only the last `seconds` are counted);
+  3. for each --think value: bench/load/load_setup.py creates the games (classic mode, played a
+     random 0-40 plies first) and the players' sessions, then locust runs 2 bots per game
+     (headless, for warmup + seconds; only the last `seconds` are counted);
   4. the nudge test on an idle server: 4 websocket clients on one game (its 2 players and 2
      spectators) while a driver plays its moves over HTTP, one at a time;
   5. writes bench/out/load_<tag><ws>.json (every figure) and .md (the tables).
 
-Run as a script, this file's folder (bench/) comes first on the import path: that is how it finds
-load_report, and no module here is named like a standard or installed one (a test checks it).
-This module imports only the standard library at its top, so that bench/load_locust.py can import
-the page reading below without starting anything.
+Run as a script, this file's folder (bench/load/) comes first on the import path: that is how it
+finds load_report, and no module of bench/ is named like a standard or installed one (a test checks
+it). This module imports only the standard library at its top, so that bench/load/load_locust.py
+can import the page reading below without starting anything.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from pathlib import Path
 
 from load_report import machine, markdown, nudge_figures, run_figures, summary
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out"
 BIN = Path(sys.executable).parent
 
@@ -246,7 +246,7 @@ def layer_test(
         [[f"Cookie: {cookies[0]}"], [f"Cookie: {cookies[1]}"], [], []],
     )
     # --game=ID: a public id may begin with "-"
-    cmd = [str(BIN / "python"), "bench/load_setup.py", "send-nudges", f"--game={game['id']}"]
+    cmd = [str(BIN / "python"), "bench/load/load_setup.py", "send-nudges", f"--game={game['id']}"]
     cmd += ["--count", str(count)] + (["--persistent-loop"] if persistent else [])
     cmd += ["--layer", layer]
     sent = json.loads(sh(cmd, env, capture_output=True).stdout.splitlines()[-1])
@@ -383,7 +383,7 @@ def start_servers(args: argparse.Namespace, env: dict) -> dict[str, subprocess.P
     if args.ws == "pubsub":
         # The same project with the other channel layer, per worker. bench/ is a namespace
         # package from the working directory.
-        app = 'bench.load_setup:fixed_wsgi_app("pubsub")'
+        app = 'bench.load.load_setup:fixed_wsgi_app("pubsub")'
     procs = {
         "gunicorn": subprocess.Popen(
             [
@@ -421,8 +421,8 @@ def start_servers(args: argparse.Namespace, env: dict) -> dict[str, subprocess.P
                 str(args.ws_port),
                 {
                     "sync": "config.asgi:application",
-                    "async": "bench.load_setup:ASYNC_CONSUMER_APP",
-                    "pubsub": "bench.load_setup:PUBSUB_APP",
+                    "async": "bench.load.load_setup:ASYNC_CONSUMER_APP",
+                    "pubsub": "bench.load.load_setup:PUBSUB_APP",
                 }[args.ws],
             ],
             env=env,
@@ -454,7 +454,7 @@ def load_run(args, env, procs, think: str, label: str) -> dict:
     sh(
         [
             str(BIN / "python"),
-            "bench/load_setup.py",
+            "bench/load/load_setup.py",
             "setup",
             "--games",
             str(args.games),
@@ -483,7 +483,7 @@ def load_run(args, env, procs, think: str, label: str) -> dict:
     cmd = [
         args.locust or str(BIN / "locust"),
         "-f",
-        "bench/load_locust.py",
+        "bench/load/load_locust.py",
         "--headless",
         "-u",
         str(users),
@@ -550,7 +550,7 @@ def cmd_run(args: argparse.Namespace) -> None:
             # Django with the bots' concurrency, on the same database, right after the runs.
             print("-- database floor", flush=True)
             done = sh(
-                [str(BIN / "python"), "bench/load_setup.py", "floor", "--threads", "16"],
+                [str(BIN / "python"), "bench/load/load_setup.py", "floor", "--threads", "16"],
                 env,
                 capture_output=True,
             )
@@ -566,7 +566,7 @@ def cmd_run(args: argparse.Namespace) -> None:
             sh(
                 [
                     str(BIN / "python"),
-                    "bench/load_setup.py",
+                    "bench/load/load_setup.py",
                     "setup",
                     "--games",
                     "0",
@@ -643,7 +643,7 @@ def main() -> None:
         choices=["sync", "async", "pubsub"],
         default="sync",
         help="async: daphne serves GameConsumer's async twin; pubsub: every process uses "
-        "channels_redis's RedisPubSubChannelLayer (bench/load_setup.py)",
+        "channels_redis's RedisPubSubChannelLayer (bench/load/load_setup.py)",
     )
     p.add_argument("--tag", default="", help="prefix of this run's file names in bench/out")
     p.add_argument("--locust", default="", help="the locust command (default: next to python)")

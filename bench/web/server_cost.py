@@ -1,7 +1,7 @@
 """Plain-HTTP throughput of the web processes: gunicorn (WSGI, sync workers) against ASGI servers
 (daphne, gunicorn's own asgi worker) serving the same Django project with production settings.
 
-    .venv/bin/python bench/server_cost.py [--seconds 10] [--connections 1,8,32] [--servers ...]
+    .venv/bin/python bench/web/server_cost.py [--seconds 10] [--connections 1,8,32] [--servers ...]
         [--database-url postgres://postgres@127.0.0.1:5432/blokus_bench]
         [--redis-url redis://127.0.0.1:6379/15]
 
@@ -39,7 +39,7 @@ import urllib.request
 from http.client import HTTPConnection
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out"
 BIN = Path(sys.executable).parent
 

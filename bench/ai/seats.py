@@ -2,14 +2,14 @@
 often the first seat (blue and red) wins, and, when the two seats' search parameters differ, how
 often variant A beats variant B (issue #23, "the second seat").
 
-    .venv/bin/python bench/seat_bench.py --sims 1000 --games 20 --seed 1 \
+    .venv/bin/python bench/ai/seats.py --sims 1000 --games 20 --seed 1 \
         [--a centre_pieces=12] [--b centre_pieces=0] [--opening 0] [--threads 1] [--corners]
 
 ``--a`` / ``--b`` set ``MctsParams`` attributes (``name=value``, repeatable) for the seat playing
 variant A / B; they take turns as the first seat (game 2k: A first; game 2k + 1: B first, on the
 same seed). Without ``--b`` both seats play A, and every game has its own seed. Advanced
 scoring (Pentobi's); a tie is half a win. ``--corners``: the colours start on Pentobi's corners
-(a player's two colours diagonally opposite, as bench/pentobi_arena.py moves our first pieces);
+(a player's two colours diagonally opposite, as bench/ai/pentobi_arena.py moves our first pieces);
 without it each colour picks any free corner (R3.1).
 """
 
@@ -21,15 +21,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-for folder in (ROOT, ROOT / "bench"):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
-from pentobi_arena import BoardMap, cells_of, fit_first_piece  # noqa: E402
-
+from bench.ai.arena import wilson  # noqa: E402
+from bench.ai.pentobi_arena import BoardMap, cells_of, fit_first_piece  # noqa: E402
 from games.ai import decide, mcts  # noqa: E402
-from games.ai.arena import wilson  # noqa: E402
 from games.engine import COLOURS, apply, new_game, score, view  # noqa: E402
 
 

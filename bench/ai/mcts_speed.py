@@ -1,5 +1,6 @@
 """Simulations per second per thread: our search (games/ai/mcts/) against Pentobi's, and against
-our search before issue #23 (bench/ai_mcts_old.py), on the same positions in one run.
+our search at an earlier commit (``--before``, default 3e27baf: the search before issue #23, taken
+from git by bench/ai/before.py), on the same positions in one run.
 
 * Classic rows (2 and 4 players, 0 / 20 / 40 pieces on the board): one Pentobi level-5
   self-play game per variant (``selfplay``, the run's seed), loaded by Pentobi with
@@ -8,9 +9,14 @@ our search before issue #23 (bench/ai_mcts_old.py), on the same positions in one
   ``reg_genmove`` at ``--level 7 --threads 1 --nobook`` with ``param reuse_subtree 0``; ours is
   ``stats["sims"]`` / wall time of ``mcts_choose`` with one thread and ``--seconds``.
 * Shuffle rows (4 players, the first placement with >= 4 / 20 / 40 pieces on the board of a
-  game of Casual players, the run's seed): today's search against the frozen one, side by side.
+  game of Casual players, the run's seed): today's search against the earlier one, side by side.
 
-    .venv/bin/python bench/mcts_speed.py [--seconds 3] [--seed N] [--pentobi PATH]
+The earlier search runs in a process of its own on the same positions (handed over as records),
+one thread, the same ``--seconds``; its rates are its own ``stats["sims"]`` over its own wall and
+CPU time.
+
+    .venv/bin/python bench/ai/mcts_speed.py [--seconds 3] [--seed N] [--pentobi PATH] \
+        [--before REV]
 
 The seed is drawn per run unless given, and printed. Needs a Release ``pentobi-gtp``
 (``--pentobi`` or ``PENTOBI_GTP``); without it the Pentobi column is empty.
@@ -30,14 +36,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
     sys.path.insert(0, str(ROOT))
-if str(ROOT / "bench") not in sys.path:
-    sys.path.insert(0, str(ROOT / "bench"))
 
-import ai_mcts_old as old  # noqa: E402
-
+from bench.ai.before import Before  # noqa: E402
 from games.ai import decide, mcts  # noqa: E402
 from games.engine import apply, blksgf, new_game, record, view  # noqa: E402
 
@@ -45,8 +48,8 @@ VARIANT = {2: "classic_2", 4: "classic"}
 DEFAULT_PENTOBI = "/work/pentobi/build/pentobi_gtp/pentobi-gtp"
 
 
-def one_thread(module):
-    return type("OneThread", (module.MctsParams,), {"threads": 1})
+def one_thread():
+    return type("OneThread", (mcts.MctsParams,), {"threads": 1})
 
 
 def pentobi_game(binary: str, players: int, seed: int, folder: Path) -> Path:
@@ -102,27 +105,27 @@ def pentobi_rates(binary: str, players: int, path: Path, pieces: list[int]) -> l
     return out
 
 
-def ours_rate(module, state, seconds: float) -> tuple[float, float]:
+def ours_rate(state, seconds: float) -> tuple[float, float]:
     """Simulations per second of wall time and per CPU second (one thread: the search runs in
     this thread)."""
     began, cpu = time.perf_counter(), time.thread_time()
-    _, stats = module.mcts_choose(
-        state, deadline=began + seconds, seed=1, params=one_thread(module)
-    )
+    _, stats = mcts.mcts_choose(state, deadline=began + seconds, seed=1, params=one_thread())
     cpu = time.thread_time() - cpu
     return stats["sims"] / (time.perf_counter() - began), stats["sims"] / cpu
 
 
-def shuffle_positions(seed: int, pieces=(4, 20, 40)) -> list:
+def shuffle_positions(seed: int, pieces=(4, 20, 40)) -> list[tuple]:
     """The first placement of a 4-player Shuffle game of Casual players with >= n pieces on
-    the board, for each n (the search's Shuffle root)."""
-    s = new_game(mode="shuffle", players=4, seed=seed, scoring="advanced")
-    out = []
+    the board, for each n (the search's Shuffle root): (state, its record, decks revealed)."""
+    s = initial = new_game(mode="shuffle", players=4, seed=seed, scoring="advanced")
+    actions, out = [], []
     while not s.over and len(out) < len(pieces):
         on = sum(len(p) for p in s.pieces)
         if s.step == "place" and on >= pieces[len(out)]:
-            out.append(s)
-        s = apply(s, decide(view(s, s.controller()), level="casual", seed=seed + s.ply))
+            out.append((s, record.make_record(initial, actions, reveal=True)))
+        action = decide(view(s, s.controller()), level="casual", seed=seed + s.ply)
+        actions.append(action)
+        s = apply(s, action)
     return out
 
 
@@ -131,18 +134,22 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--pentobi", default=os.environ.get("PENTOBI_GTP", DEFAULT_PENTOBI))
+    parser.add_argument("--before", default="3e27baf", help="the commit of the earlier search")
     args = parser.parse_args(argv)
-    if not mcts.AVAILABLE:
-        raise SystemExit("numba is not installed: the search is not compiled")
     seed = random.SystemRandom().randrange(1, 10_000) if args.seed is None else args.seed
     mcts.warm_up()
-    old.warm_up()
+    with Before(args.before) as before:
+        table(args, seed, before)
+
+
+def table(args, seed: int, before: Before) -> None:
     binary = args.pentobi if Path(args.pentobi).exists() else None
     print(
         f"Machine: {os.cpu_count()} cores ({platform.machine()}), "
         f"Python {platform.python_version()}; "
         f"load average at start {os.getloadavg()[0]:.2f}; seed {seed}; "
-        f"{args.seconds:.1f} s per search, one thread; Pentobi: {binary or 'absent'}.\n"
+        f"{args.seconds:.1f} s per search, one thread; Pentobi: {binary or 'absent'}; "
+        f"before: {args.before}.\n"
     )
     print(
         "Rates: simulations per second of wall time, then per CPU second (robust to a busy\n"
@@ -162,9 +169,10 @@ def main(argv=None) -> None:
             data = blksgf.parse(path.read_text())
             rates = pentobi_rates(binary, players, path, pieces)
             for i, n in enumerate(pieces):
-                state = record.replay({**data, "scoring": "advanced"}, upto=n)
-                before, before_cpu = ours_rate(old, state, args.seconds)
-                now, now_cpu = ours_rate(mcts, state, args.seconds)
+                position = {**data, "scoring": "advanced", "actions": data["actions"][:n]}
+                state = record.replay(position)
+                then, then_cpu = before.rate(position, args.seconds)
+                now, now_cpu = ours_rate(state, args.seconds)
                 theirs = rates[i]
                 legal = len(mcts.root_moves(state))
                 if theirs:
@@ -174,18 +182,18 @@ def main(argv=None) -> None:
                     them = share = "-"
                 print(
                     f"| {VARIANT[players]} | {n} | {legal} | {them} "
-                    f"| {before:,.0f} ({before_cpu:,.0f}) | {now:,.0f} ({now_cpu:,.0f}) "
-                    f"| {share} | {now / before:.2f}x ({now_cpu / before_cpu:.2f}x) |",
+                    f"| {then:,.0f} ({then_cpu:,.0f}) | {now:,.0f} ({now_cpu:,.0f}) "
+                    f"| {share} | {now / then:.2f}x ({now_cpu / then_cpu:.2f}x) |",
                     flush=True,
                 )
-    for state in shuffle_positions(seed):
+    for state, position in shuffle_positions(seed):
         on = sum(len(p) for p in state.pieces)
-        before, before_cpu = ours_rate(old, state, args.seconds)
-        now, now_cpu = ours_rate(mcts, state, args.seconds)
+        then, then_cpu = before.rate(position, args.seconds)
+        now, now_cpu = ours_rate(state, args.seconds)
         print(
             f"| shuffle, 4 players | {on} | {len(mcts.root_moves(state))} | - "
-            f"| {before:,.0f} ({before_cpu:,.0f}) | {now:,.0f} ({now_cpu:,.0f}) | - "
-            f"| **{now / before:.2f}x** ({now_cpu / before_cpu:.2f}x) |",
+            f"| {then:,.0f} ({then_cpu:,.0f}) | {now:,.0f} ({now_cpu:,.0f}) | - "
+            f"| **{now / then:.2f}x** ({now_cpu / then_cpu:.2f}x) |",
             flush=True,
         )
     print(f"\nLoad average at the end {os.getloadavg()[0]:.2f}.")

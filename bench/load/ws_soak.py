@@ -2,7 +2,8 @@
 most of the time, and hear every nudge?
 
     .venv/bin/pip install websockets   # the bench's client (not a dependency of the site)
-    .venv/bin/python bench/ws_soak.py [--minutes 10] [--sockets 200] [--every 3] [--layer fixed|old]
+    .venv/bin/python bench/load/ws_soak.py [--minutes 10] [--sockets 200] [--every 3] \
+        [--layer fixed|old]
 
 It creates its own PostgreSQL database (``blokus_soak``, dropped and made again) with public
 games, starts two daphne processes (DEBUG=false, the project's settings, Redis db 11), and opens
@@ -34,7 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out"
 DB = "blokus_soak"
 PORTS = (8101, 8102)
@@ -78,7 +79,7 @@ def old_layer_app():
 
 
 def __getattr__(name: str):
-    if name == "OLD_APP":  # daphne 'bench.ws_soak:OLD_APP'
+    if name == "OLD_APP":  # daphne 'bench.load.ws_soak:OLD_APP'
         return old_layer_app()
     raise AttributeError(name)
 
@@ -120,7 +121,7 @@ print(" ".join(ids))
 
 
 def start_servers(layer: str) -> list[subprocess.Popen]:
-    app = "config.asgi:application" if layer == "fixed" else "bench.ws_soak:OLD_APP"
+    app = "config.asgi:application" if layer == "fixed" else "bench.load.ws_soak:OLD_APP"
     OUT.mkdir(parents=True, exist_ok=True)
     servers = []
     for port in PORTS:

@@ -1,7 +1,7 @@
 """The load bench's bots, for locust: each is one player of one 2-player game, and does what the
 game page's JavaScript does (static/js/live.js, board.js).
 
-    .venv/bin/locust -f bench/load_locust.py --headless ...   (bench/load.py `run` starts it so)
+    .venv/bin/locust -f bench/load/load_locust.py --headless ...   (load.py `run` starts it so)
 
 A bot holds a websocket on /ws/games/<id>/; when a nudge names a newer ply it GETs the panel
 (HX-Request); when the panel says it decides (it holds the engine's legal placements, the `legal`
@@ -10,13 +10,14 @@ to act with the ply and key the panel gave, as htmx does; the answer is 204 with
 and the bot then fetches its new panel, as live.js does.
 
 The runner passes the run in the environment: LOAD_SETUP (the games and the players' sessions that
-bench/load_setup.py wrote), LOAD_WS (ws://host:port), LOAD_THINK ("MIN-MAX" seconds), LOAD_WARMUP
-and LOAD_SECONDS (only moves after the warmup, within the seconds, are counted), LOAD_RAW (where the
-bots' raw figures go when the test stops; bench/load_report.py turns them into the run's figures).
+bench/load/load_setup.py wrote), LOAD_WS (ws://host:port), LOAD_THINK ("MIN-MAX" seconds),
+LOAD_WARMUP and LOAD_SECONDS (only moves after the warmup, within the seconds, are counted),
+LOAD_RAW (where the bots' raw figures go when the test stops; bench/load/load_report.py turns them
+into the run's figures).
 
 Only locust imports this file: importing locust patches the standard library for gevent, which
 the runner must not have, and the module reads its environment at import. locust puts this file's
-folder first on the import path while it imports it, so ``load`` below is bench/load.py, the
+folder first on the import path while it imports it, so ``load`` below is bench/load/load.py, the
 runner (standard library only; importing it starts nothing).
 """
 

@@ -1,6 +1,6 @@
 """The pages that list a player's games, at 10, 1,000 and 100,000 finished games (issue #25).
 
-    .venv/bin/python bench/history_pages.py [--database-url postgres://blokus@127.0.0.1:5432/NAME]
+    .venv/bin/python bench/web/history_pages.py [--database-url postgres://blokus@127.0.0.1:5432/NAME]
         [--sizes 10,1000,100000] [--repeat 30] [--fresh]
 
 Creates the database if missing (``--fresh``: drops it first) and migrates it, then writes with
@@ -37,8 +37,9 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
 OPPONENTS = 200
 ACTIONS_PER_GAME = 10

@@ -1,14 +1,14 @@
 """Pentobi as the yardstick of the first-move advantage in classic two-player games (issue #23,
 "the second seat"): its own self-play first-seat win rate, and its judgement of positions.
 
-    PENTOBI_GTP=... PENTOBI_BOOKS=... .venv/bin/python bench/pentobi_seats.py selfplay \
+    PENTOBI_GTP=... PENTOBI_BOOKS=... .venv/bin/python bench/ai/pentobi_seats.py selfplay \
         --level 5 --games 40 --seed 1000 [--second-level 4] [--nobook] [--sgf DIR]
-    PENTOBI_GTP=... .venv/bin/python bench/pentobi_seats.py judge --level 6 FILE.blksgf ...
+    PENTOBI_GTP=... .venv/bin/python bench/ai/pentobi_seats.py judge --level 6 FILE.blksgf ...
 
 ``selfplay``: Pentobi plays both sides (blue and red against yellow and green, its fixed
 corners), game g with ``--seed`` + g; a tie is half a win; ``--second-level``: the second seat
 (yellow and green) is a second engine at that level (each engine is told the other's moves).
-``judge``: for each game file (ours from ``bench/pentobi_arena.py --sgf``, or ``selfplay
+``judge``: for each game file (ours from ``bench/ai/pentobi_arena.py --sgf``, or ``selfplay
 --sgf``), Pentobi (no book) searches the position before plies 8, 12, 16, 20, 24 and 32 with
 blue to move (``loadsgf FILE N+1``, ``reg_genmove``) and gives its most visited move's value
 (``move_values``): the first player's expected result, 0 to 1.
@@ -22,14 +22,12 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-for folder in (ROOT, ROOT / "bench"):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
-from pentobi_arena import Gtp, pentobi_command  # noqa: E402
-
-from games.ai.arena import wilson  # noqa: E402
+from bench.ai.arena import wilson  # noqa: E402
+from bench.ai.pentobi_arena import Gtp, pentobi_command  # noqa: E402
 
 PLIES = (8, 12, 16, 20, 24, 32)
 
@@ -103,7 +101,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     binary = os.environ.get("PENTOBI_GTP", "").strip()
     if not binary:
-        print("PENTOBI_GTP is not set (bench/pentobi_arena.py's docstring)", file=sys.stderr)
+        print("PENTOBI_GTP is not set (bench/ai/pentobi_arena.py's docstring)", file=sys.stderr)
         return 2
     (selfplay if args.command == "selfplay" else judge)(binary, args)
     return 0

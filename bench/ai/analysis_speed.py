@@ -13,7 +13,7 @@ the move played, the correlation of the drops, the share of drops of 10 points o
 (of those either finds), each player's single biggest mistake (the same decision in both runs, of
 the players), and each player's three biggest (found by both, of those either finds).
 
-    .venv/bin/python bench/analysis_speed.py [--games classic:2x4,shuffle:4x3] [--sims 1000]
+    .venv/bin/python bench/ai/analysis_speed.py [--games classic:2x4,shuffle:4x3] [--sims 1000]
         [--run-seeds 5,6] [--json out/analysis_speed.json]
 
 Targets (issue #28, one core): a two-player classic game (about 60 decisions) in 60 s or less,
@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
     sys.path.insert(0, str(ROOT))
 
@@ -250,7 +250,7 @@ def main(argv=None) -> None:
             print(f"# {rows[-1]['game']}: done", file=sys.stderr)
         rows.append(total(f"{mode} {players}p, {len(games)} games", games, rows[-len(games) :]))
     print(
-        f"`bench/analysis_speed.py --games {args.games} --sims {args.sims} --seed {args.seed} "
+        f"`bench/ai/analysis_speed.py --games {args.games} --sims {args.sims} --seed {args.seed} "
         f"--run-seeds {seeds[0]},{seeds[1]}{' --no-refine' if args.no_refine else ''}` "
         f"(second look: top {analysis.REFINE_TOP}, at most {analysis.REFINE_MAX} a player, "
         f"{REFINE_FACTOR}x the simulations) on "

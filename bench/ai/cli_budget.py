@@ -1,6 +1,6 @@
 """Issue #23 goal 4: does the command line search as much as a worker at the same budget?
 
-    .venv/bin/python bench/cli_budget.py [--budget 2] [--seed N] [--rounds 2]
+    .venv/bin/python bench/ai/cli_budget.py [--budget 2] [--seed N] [--rounds 2]
 
 The same positions (classic two players at 0 / 20 / 40 pieces on the board, classic four
 players at 20, Shuffle four players at 20; each reached by Casual players from the run's seed)
@@ -32,8 +32,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
+    sys.path.insert(0, str(ROOT))
 
 
 class Counted:
