@@ -42,7 +42,27 @@ def may_ask(game: Game, seat: Seat | None, move: list[Action]) -> bool:
         and move
         and move[-1].seat == seat.index
         and all(a.user_id == seat.user_id and "resign" not in a.payload for a in move)
+        and not draw2_drew(move)
     )
+
+
+def draw2_drew(move: list[Action]) -> bool:
+    """Whether a Draw 2 of ``move`` drew cards (R6.3). The card it played went face up on the
+    discard pile, so every player has seen it: taken back, it would lie among the top two cards
+    of its owner's pile, and everyone would know part of that pile's order, which R9.3 keeps
+    secret. R11.3 lets a move whose turn ended with a draw be taken back (that card only its
+    owner has seen); a Draw 2's draw is refused. The engine writes a Draw 2's draw right after
+    the card's own event, in the same action (games.engine.rules)."""
+    for action in move:
+        events = action.events
+        for first, second in zip(events, events[1:], strict=False):
+            if (
+                first.get("event") == "card"
+                and first.get("card") == "draw2"
+                and second.get("event") == "draw"
+            ):
+                return True
+    return False
 
 
 def rebuilt(game: Game, from_ply: int) -> engine.State:

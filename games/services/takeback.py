@@ -5,14 +5,18 @@ position and the actions before the move, and marks the undone actions ``taken_b
 file, out of the record: replays and exported records never show them, and a finished game's
 record still verifies, games.engine.verify).
 
-A move that drew cards may be taken back too (a setup draw R3.2, the draw that ends a turn R5.4,
-a Draw 2's cards R6.3): the same seed and the same earlier actions rebuild the same piles, so
+A move that drew cards may be taken back too (a setup draw R3.2, the draw that ends a turn R5.4):
+the same seed and the same earlier actions rebuild the same piles, so
 every card the move drew is back on top of its pile, in order, and its owner, who has seen it,
 will draw it again. The other players are told so before they answer, without the card's name
 (games.selectors.takebacks.drawn); nothing else of a pile's order is revealed (R9.3).
 
-Refused (and nothing changes) in a rated game, once another seat has acted since, and when the
-move was the computer's (a timeout) or a resignation.
+Refused (and nothing changes) in a rated game, once another seat has acted since, when the move
+was the computer's (a timeout) or a resignation, and when a Draw 2 of the move drew cards: the
+card it played was shown to everyone, so putting it back into the pile would tell the others
+where it lies (R9.3). R11.3 speaks of a decision "whose turn ended with a draw", a card only its
+owner has seen; a Draw 2's public card is the case it leaves open, settled here by R9.3
+(games.selectors.takebacks.draw2_drew; the help page says so).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.live import nudges
 from games.models import Action, Game, Seat, TakeBack
-from games.selectors.takebacks import about_now, last_move, pending, rebuilt
+from games.selectors.takebacks import about_now, draw2_drew, last_move, pending, rebuilt
 from games.services.actions import after_change, locked
 from games.services.errors import Conflict, NotAllowed, Refused
 
@@ -56,6 +60,13 @@ def takeback_request(*, game: Game, user) -> TakeBack:
             raise Refused(_("the computer played this move for you: it cannot be taken back"))
         if any("resign" in a.payload for a in move):
             raise Refused(_("a resignation cannot be taken back"))
+        if draw2_drew(move):
+            raise Refused(
+                _(
+                    "a Draw 2 of this move showed a card of your pile to everyone: taking the "
+                    "move back would tell where that card lies (R9.3)"
+                )
+            )
         if about_now(game).exists():
             raise Conflict(_("a take back of this move has been asked for already"))
         before = rebuilt(game, move[0].ply)

@@ -18,8 +18,9 @@ from django.utils import translation
 from games import engine, selectors, services
 from games.engine import cli
 from games.models import Action, Game, Seat
-from games.selectors.takebacks import drawn, facts, last_move
+from games.selectors.takebacks import draw2_drew, drawn, facts, last_move
 from games.services import SeatSpec
+from games.services.errors import Refused
 from games.services.resign import game_resign
 from games.services.takeback import takeback_answer, takeback_request
 from tests.engine.helpers import disguise
@@ -164,31 +165,27 @@ def test_r11_3_the_players_are_told_in_their_language(
     assert theirs in client_for(bob).get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
 
-def test_r11_3_a_turn_with_a_draw_2_is_taken_back_and_every_card_drawn_again(alice, bob):
+def test_r9_3_a_turn_whose_draw_2_drew_is_not_taken_back(alice, bob):
+    """R11.3 takes back a turn that ended with a draw, a card only its owner has seen. A Draw 2
+    played its card face up: taken back, that card would lie among the top two of alice's pile
+    and bob would know it (R9.3), so the request is refused and nothing changes."""
     game = shuffle(alice, bob, deck_recipe={"draw2": 7, "reverse": 7})
     # Alice (blue and red) holds a Draw 2 after setup; it draws two Reverses (R6.3).
     reseed(game, lambda s: "draw2" in s.piles[0][:2] and s.piles[0][2:4] == ["reverse"] * 2)
     users = {0: alice, 1: bob}
     setup(game, users)
-    before = game.state
     play(game, users, {"card": "draw2"})
     play(game, users, {"keep": "reverse"})  # the other Reverse to the bottom; this one flips
-    place = engine.legal_actions(game.current_state())[0]
-    play(game, users, place)  # the turn ends with a draw (R5.4): bob (green) is next
-    after = game.state
+    play(game, users, engine.legal_actions(game.current_state())[0])  # then the R5.4 draw
     assert game.current_state().controller() == 1
-    assert drawn(game, last_move(game)) == {0: 3}  # two by the Draw 2, one at the end
+    assert draw2_drew(last_move(game)) and drawn(game, last_move(game)) == {0: 3}
+    state, ply = game.state, game.ply
+    assert "Take back" not in page(alice, game)  # not offered
 
-    takeback_request(game=game, user=alice)
-    asked = page(bob, game)
-    assert "The 3 cards alice drew go back on top of their draw pile, in the same order" in asked
-    takeback_answer(game=game, user=bob, accept=True)
+    with pytest.raises(Refused, match=r"R9\.3"):
+        takeback_request(game=game, user=alice)
     game.refresh_from_db()
-    assert game.ply == 4 and game.state == before  # the Draw 2's cards and the draw, on top
-
-    for action in ({"card": "draw2"}, {"keep": "reverse"}, place):
-        play(game, users, action)
-    assert game.state == after  # the same cards, drawn again in the same order
+    assert (game.state, game.ply) == (state, ply) and not game.takebacks.exists()
 
 
 def test_r11_3_the_other_seats_pages_never_depend_on_the_cards_going_back(alice, bob, carol):
@@ -281,7 +278,9 @@ def test_r11_3_the_cards_told_are_the_cards_the_move_drew(players, alice, bob, c
                 exact[after.seat_of(owner)] = taken
         assert drawn(game, move) == exact, (game.ply, move)
         assert set(exact) <= {move[-1].seat}
-        if exact and game.status == Game.Status.ACTIVE:
+        if draw2_drew(move):
+            assert facts(game, game.seats.get(index=move[-1].seat), labels) is None
+        elif exact and game.status == Game.Status.ACTIVE:
             mine = facts(game, game.seats.get(index=move[-1].seat), labels)
             assert mine["back_mine"] == exact[move[-1].seat] and mine["back_others"] == []
             told += 1

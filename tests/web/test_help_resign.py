@@ -23,14 +23,39 @@ def test_the_help_page_explains_resign_and_take_back(client, code):
     assert "(R9)" in page  # a drawn card taken back: nothing else of a pile's order is told
 
 
-# R11.3: a move that drew cards may be taken back; R11.1: two players may resign during setup.
+# R11.3: a move that drew cards may be taken back, unless a Draw 2 drew (R9.3); R11.1: two players
+# may resign during setup.
 SAID = {
-    "en": ("Draw 2) may be taken back too", "in a two-player game during the setup round too"),
-    "sv": ("Dra 2) kan också tas tillbaka", "i ett parti för två även under startrundan"),
-    "fi": ("Nosta 2), voi perua", "kahden pelaajan pelissä myös aloituskierroksen aikana"),
-    "da": ("Træk 2), kan også tages tilbage", "i et spil for to også under startrunden"),
-    "nb": ("Trekk 2), kan også tas tilbake", "i et spill for to også under startrunden"),
-    "ja": ("ドロー2）も取り消せます", "2人対戦では最初のピースを置くラウンドの間も"),
+    "en": (
+        "the draw at the end of a turn) may be taken back too",
+        "a Draw 2 drew cards cannot be taken back",
+        "in a two-player game during the setup round too",
+    ),
+    "sv": (
+        "slutet av en tur) kan också tas tillbaka",
+        "ett Dra 2 drog kort kan inte tas tillbaka",
+        "i ett parti för två även under startrundan",
+    ),
+    "fi": (
+        "vuoron lopun nosto), voi perua",
+        "jossa Nosta 2 nosti kortteja, ei voi perua",
+        "kahden pelaajan pelissä myös aloituskierroksen aikana",
+    ),
+    "da": (
+        "turens slutning), kan også tages tilbage",
+        "et Træk 2 trak kort, kan ikke tages tilbage",
+        "i et spil for to også under startrunden",
+    ),
+    "nb": (
+        "slutten av en tur), kan også tas tilbake",
+        "et Trekk 2 trakk kort, kan ikke tas tilbake",
+        "i et spill for to også under startrunden",
+    ),
+    "ja": (
+        "手番の終わりのドロー）も取り消せます",
+        "ドロー2 でカードを引いた手は取り消せません",
+        "2人対戦では最初のピースを置くラウンドの間も",
+    ),
 }
 
 
