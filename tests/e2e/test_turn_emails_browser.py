@@ -8,11 +8,17 @@ board meanwhile.
 
 Before: closing one of two tabs marked him away (4 emails in 12 s of live play), and a tab left
 open in the background counted as being there (no email, ever).
+
+No sleeps: each test waits until the email task has run for bob's turn and notes what it decided
+("online": he was at the board; "sent"), before his turn is played, so that "no email" can only
+mean he was seen at the board, never that the task came too late to matter.
 """
 
 from __future__ import annotations
 
+import inspect
 import time
+from collections import defaultdict
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -27,19 +33,27 @@ from tests.support.browser import page_for
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GRACE = 1.5  # seconds
+HANG_GUARD = 60  # seconds: only a hung test waits this long
 
 
 @pytest.fixture
-def emails_after_grace(site, settings, monkeypatch):
-    """The turn email task runs GRACE seconds after it was queued, as a worker would run it."""
+def decided(site, settings, monkeypatch) -> dict[int, list[str]]:
+    """The turn email task runs GRACE seconds after it was queued, as a worker would run it;
+    what each run decided (games.jobs.emails.deliver: "sent", "online", "played", ...) is
+    noted under the user it was for."""
     settings.TURN_EMAIL_GRACE_SECONDS = GRACE
     task = tasks.send_turn_email
+    decisions: dict[int, list[str]] = defaultdict(list)
+
+    def run(args, kwargs):
+        call = inspect.signature(task.run).bind(*args, **kwargs)
+        decisions[call.arguments["user_id"]].append(task(*args, **kwargs))
 
     def later(args=(), kwargs=None, countdown=0, **options):
-        site.daphne.later(countdown, lambda: task(*args, **(kwargs or {})))
+        site.daphne.later(countdown, run, args, kwargs or {})
 
     monkeypatch.setattr(task, "apply_async", later)
-    return site
+    return decisions
 
 
 def to(user) -> list:
@@ -70,11 +84,13 @@ def bob_plays_his_turn(site, duel, bob) -> None:
         site.call(move, duel, bob)
 
 
-def wait_until(condition, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
+def wait_until(condition, what: str) -> None:
+    """Poll ``condition`` (the cache, the task's decisions) until it holds; fail after
+    HANG_GUARD seconds, naming ``what`` was waited for."""
+    deadline = time.monotonic() + HANG_GUARD
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError("timed out")
+            raise AssertionError(f"not within {HANG_GUARD} s: {what}")
         time.sleep(0.05)
 
 
@@ -87,36 +103,44 @@ def players(alice, bob):
 
 
 def test_closing_one_of_two_visible_tabs_sends_no_email_while_the_player_plays_on(
-    emails_after_grace, browser, duel, players
+    site, decided, browser, duel, players
 ):
-    site = emails_after_grace
     alice, bob = players
     url = f"{site.url}/games/{duel.public_id}/"
     # Two windows side by side, both visible (two tabs of one window: only the front one is).
     first_window, first = page_for(browser, site, bob, url)
     context, second = page_for(browser, site, bob, url)
     now = time.time()
-    wait_until(lambda: sum(t > now for t in presence._read(bob.pk).values()) == 2)
+    wait_until(
+        lambda: sum(t > now for t in presence._read(bob.pk).values()) == 2,
+        "both of bob's pages report him at the board",
+    )
     first.close()  # one of two closed: the other one is still at the board
-    wait_until(lambda: sum(t > time.time() for t in presence._read(bob.pk).values()) == 1)
-    for _turn in range(3):
+    wait_until(
+        lambda: sum(t > time.time() for t in presence._read(bob.pk).values()) == 1,
+        "the closed page no longer counts",
+    )
+    for turn in range(1, 4):
         play_until_bobs_turn(site, duel, alice, bob)
-        time.sleep(GRACE + 0.7)  # the email task has run
+        # The email task for this turn has run while the turn still waits for him.
+        wait_until(
+            lambda turn=turn: len(decided[bob.pk]) == turn, f"the email task for bob's turn {turn}"
+        )
         second.mouse.move(200, 300)  # he looks at the board and plays
         bob_plays_his_turn(site, duel, bob)
     site.daphne.settle()
+    assert decided[bob.pk] == ["online"] * 3  # each time seen at the board, not too late
     assert to(bob) == []
     first_window.close()
     context.close()
 
 
 def test_a_tab_left_open_in_the_background_gets_the_email(
-    emails_after_grace, browser, duel, players, screenshots
+    site, decided, browser, duel, players, screenshots
 ):
-    site = emails_after_grace
     alice, bob = players
     context, page = page_for(browser, site, bob, f"{site.url}/games/{duel.public_id}/")
-    wait_until(lambda: presence.is_attentive(bob.pk))
+    wait_until(lambda: presence.is_attentive(bob.pk), "bob's page reports him at the board")
     # He switches to another tab and walks away: the browser hides this one.
     page.evaluate(
         """() => {
@@ -125,9 +149,9 @@ def test_a_tab_left_open_in_the_background_gets_the_email(
           document.dispatchEvent(new Event('visibilitychange'));
         }"""
     )
-    wait_until(lambda: not presence.is_attentive(bob.pk))
+    wait_until(lambda: not presence.is_attentive(bob.pk), "the hidden page no longer counts")
     play_until_bobs_turn(site, duel, alice, bob)
-    time.sleep(GRACE + 1)  # longer than the grace period
-    site.daphne.settle()
+    wait_until(lambda: decided[bob.pk], "the email task for bob's turn")
+    assert decided[bob.pk] == ["sent"]
     assert len(to(bob)) == 1
     context.close()
