@@ -42,7 +42,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	  "$$py" -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
 	  -r requirements-dev.txt
-	@# The computer's compiled search into numba's on-disk cache (issue #23 goal 4): the first
+	@# The computer's compiled search into numba's on-disk cache: the first
 	@# `python -m games.ai move`, worker or test after an install loads it instead of compiling
 	@# (about 20 s); a later change to games/ai/mcts/ recompiles on first use.
 	$(BIN)/python -c 'from games.ai import mcts; mcts.warm_up()'

@@ -1,4 +1,4 @@
-"""The cache on Redis, degrading to a miss while Redis is unreachable (issue #24).
+"""The cache on Redis, degrading to a miss while Redis is unreachable.
 
 Django's RedisCache raises redis-py's ConnectionError or TimeoutError from every call when Redis is
 away, and the pages that read the cache (game pages, sign-in's rate limits, presence) answered 500
@@ -50,7 +50,7 @@ def _default(key, default=None, *args, **kwargs):
 
 
 class ReusedClient(RedisCacheClient):
-    """Django's client builds a new ``redis.Redis`` for every call (issue #25): about 50 µs of
+    """Django's client builds a new ``redis.Redis`` for every call: about 50 µs of
     CPU each, for the table of response callbacks it fills, two or three times a request. One
     client per connection pool serves them all: a ``redis.Redis`` takes a connection from its
     pool for each command, so it is safe to share between threads, and the pool reopens its

@@ -1,4 +1,4 @@
-"""Model instances from SQL written once (issue #25), shared by the hot reads of ``games``
+"""Model instances from SQL written once, shared by the hot reads of ``games``
 (games.selectors.hot) and the signed-in user's read (accounts.models.UserManager).
 
 Through the ORM, a read by key costs more CPU building the query (a fresh queryset, its

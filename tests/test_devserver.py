@@ -1,4 +1,4 @@
-"""`make run` keeps the real shape (issue 9): with DEV_WORKER=1 and no Redis, tasks are queued on
+"""`make run` keeps the real shape: with DEV_WORKER=1 and no Redis, tasks are queued on
 a SQLite broker, not run inside the request, and the dev server's in-process worker runs them."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_without_the_switch_tasks_stay_eager(tmp_path):
     assert done.stdout.strip() == "True", done.stderr[-2000:]
 
 
-# -- issue #26 item 6: `make run PORT=8101` ----------------------------------------------------
+# -- `make run PORT=8101` ----------------------------------------------------------------------
 
 
 def test_the_links_in_emails_follow_the_port_served(settings, monkeypatch):
@@ -147,7 +147,7 @@ print("analysed by the worker")
 
 
 def test_the_dev_servers_worker_reads_the_analysis_queue_too(tmp_path):
-    """Issue #28: under `make run` an analysis (on its own queue) runs in the embedded worker."""
+    """Under `make run` an analysis (on its own queue) runs in the embedded worker."""
     env = {
         "PATH": "/usr/bin:/bin",
         "HOME": str(tmp_path),

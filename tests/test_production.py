@@ -184,7 +184,7 @@ def test_the_page_holds_no_inline_script(served):
 
 @pytest.mark.parametrize("how", ["lang_link", "lang_switch"])
 def test_the_language_cookie_is_secure_behind_tls(served, how):
-    """Issue #24: the language cookie went out without Secure on HTTPS, from the ?lang= links
+    """The language cookie went out without Secure on HTTPS, from the ?lang= links
     (config.middleware) and from the footer's switcher (Django's set_language)."""
     cookie = served[how]["cookies"]["django_language"].lower()
     assert "; secure" in cookie and "samesite=lax" in cookie
@@ -267,7 +267,7 @@ def test_a_pooled_connection_reaches_postgres():
 
 
 def test_a_connection_the_server_dropped_is_replaced_before_use():
-    """F4: PostgreSQL terminates the pooled connection between two requests; the next request
+    """PostgreSQL terminates the pooled connection between two requests; the next request
     gets a live one instead of an error (CONN_HEALTH_CHECKS: the pool checks on hand-out)."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
@@ -294,7 +294,7 @@ with connection.cursor() as cursor:  # the next request
 
 
 def test_the_file_email_backend_writes_where_it_is_told(tmp_path):
-    """F10: EMAIL_BACKEND=...filebased.EmailBackend with EMAIL_FILE_PATH sends to files."""
+    """EMAIL_BACKEND=...filebased.EmailBackend with EMAIL_FILE_PATH sends to files."""
     code = (
         "import django; django.setup(); from django.core.mail import send_mail; "
         "print(send_mail('hi', 'body', 'a@example.com', ['b@example.com']))"
@@ -313,7 +313,7 @@ def test_the_file_email_backend_writes_where_it_is_told(tmp_path):
 
 
 def test_a_database_command_exits_at_once_with_the_pool():
-    """F10: psycopg_pool's threads no longer hold a finished command for ~15 s (games.apps)."""
+    """psycopg_pool's threads no longer hold a finished command for ~15 s (games.apps)."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
         missing("needs PostgreSQL (set DATABASE_URL=postgres://...)")
@@ -381,12 +381,12 @@ def test_a_bad_value_stops_the_start_with_a_clear_message(overrides, message):
     ],
 )
 def test_client_addresses_are_trusted_from_the_proxy_only(environment, count):
-    """F2: allauth reads the client's address from X-Forwarded-For only behind the proxy."""
+    """allauth reads the client's address from X-Forwarded-For only behind the proxy."""
     assert settings_value("settings.ALLAUTH_TRUSTED_PROXY_COUNT", **environment) == count
 
 
 def test_a_production_install_carries_no_test_tools_and_checks_every_hash():
-    """F10: requirements.txt is what runs the site, every file pinned by hash; the test and
+    """requirements.txt is what runs the site, every file pinned by hash; the test and
     benchmark tools live in requirements-dev.txt."""
     text = (ROOT / "requirements.txt").read_text()
     entries = [e for e in text.replace("\\\n", " ").splitlines() if e and not e.startswith("#")]

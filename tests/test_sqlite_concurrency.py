@@ -1,4 +1,4 @@
-"""Issue #26 item 7: under `make run` (SQLite file), 20 copies of one move arriving at once get
+"""Under `make run` (SQLite file), 20 copies of one move arriving at once get
 one move and 20 answers, never a 500 "database is locked". config/settings.py opens SQLite the
 way Django 5.1+ supports concurrent writers: transactions BEGIN IMMEDIATE (a writer waits for
 the lock at its start instead of failing when a read turns into a write), WAL journal (readers
@@ -76,6 +76,6 @@ def test_twenty_copies_of_one_move_at_once_on_sqlite(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
-    assert lines["answers"] == str([204] * 20), done.stdout  # each: taken (issue #25)
+    assert lines["answers"] == str([204] * 20), done.stdout  # each: taken
     assert lines["journal"] == "wal"
     assert lines["moves"] == "1"

@@ -1,4 +1,4 @@
-"""The post-game analysis's speed and stability (issue #28): time per decision and per game at
+"""The post-game analysis's speed and stability: time per decision and per game at
 the analysis depth, and how far two runs with different seeds agree.
 
 Plays a few games per mode and player count by the Casual level after a few random decisions (game
@@ -16,7 +16,7 @@ the players), and each player's three biggest (found by both, of those either fi
     .venv/bin/python bench/ai/analysis_speed.py [--games classic:2x4,shuffle:4x3] [--sims 1000]
         [--run-seeds 5,6] [--json out/analysis_speed.json]
 
-Targets (issue #28, one core): a two-player classic game (about 60 decisions) in 60 s or less,
+Targets (one core): a two-player classic game (about 60 decisions) in 60 s or less,
 a four-player Shuffle game (about 150) in 3 min or less. Run it under ``taskset -c 1`` and note
 ``uptime``: with other work on the machine the times are longer than on an idle core.
 """

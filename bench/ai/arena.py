@@ -16,7 +16,7 @@ before.py) and a process of its own, started once per level and kept for the run
 so far with REV's engine and decides with REV's ``games.ai.decide``, from the seat's view. Its
 times are that ``decide``'s own. ``expert@3e6615a`` is the frozen Expert of the older results
 (``baseline`` in bench/AI_RESULTS.md), ``expert@3e27baf`` Expert with the tree search before
-issue #23.
+its speed work.
 
 ``--opening N``: the first N decisions of every game are Beginner's (random, seeded), and the
 games of one rotation replay the same start (decks and moves) with the seats rotated: without it
@@ -41,7 +41,7 @@ for scores.
 
 **suite** runs the configurations of ``SUITE`` below, each as its own command with ``--json``,
 keeps each report in ``--out`` (a run already there is reused unless ``--force``) and prints a
-Markdown page of the figures: the machine, the exact commands, the targets of the first AI issue
+Markdown page of the figures: the machine, the exact commands, the AI's first targets
 (Casual beats Beginner in ≥ 90 % of games, Expert beats Casual in ≥ 65 %; p95 time per decision
 ≤ 50 ms for Casual, ≤ 2.5 s for Expert at 2 s) and the head to head against older Experts.
 ``--md FILE`` also writes that page to FILE (the first sections of bench/AI_RESULTS.md came from
@@ -445,7 +445,7 @@ def ARGS(text: str) -> list[str]:  # noqa: N802 - reads like the command it spel
     return text.split()
 
 
-# The Expert of issue #12's start: "baseline" in bench/AI_RESULTS.md (a frozen copy until the
+# The Expert before the first AI work: "baseline" in bench/AI_RESULTS.md (a frozen copy until the
 # arena took it from git).
 BASELINE = "expert@3e6615a"
 
@@ -475,7 +475,7 @@ SUITE: dict[str, tuple[list[str], str]] = {
         ARGS("--mode shuffle --players 2 --games 2 --seats expert,casual --budget 2"),
         "Expert at its default 2 s budget (time per decision), shuffle",
     ),
-    # Today's Expert against the Expert of issue #12's start. Shuffle games differ by their
+    # Today's Expert against the Expert before the first AI work. Shuffle games differ by their
     # decks; classic games only by timing, so they start at random (--opening 4: Beginner's
     # four setup pieces, replayed with the seats swapped).
     "expert-baseline-classic": (

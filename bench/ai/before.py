@@ -17,8 +17,9 @@ answers, one JSON line per request:
 The process lives as long as its user keeps it (a compiled search is loaded once, before the
 first request that searches, as a worker does) and ends when its standard input closes. Only the
 record format and those public names are relied on, so any commit since the AI package began works:
-``3e6615a`` is the Expert of issue #12's start (``baseline`` in bench/AI_RESULTS.md), ``3e27baf``
-the tree search before issue #23 (that file's "ours before"); both were frozen copies here once.
+``3e6615a`` is the Expert before the first AI work (``baseline`` in bench/AI_RESULTS.md),
+``3e27baf`` the tree search before its speed work (that file's "ours before"); both were frozen
+copies here once.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue #23 goal 4: does the command line search as much as a worker at the same budget?
+"""Does the command line search as much as a worker at the same budget?
 
     .venv/bin/python bench/ai/cli_budget.py [--budget 2] [--seed N] [--rounds 2]
 

@@ -1,6 +1,6 @@
 """Simulations per second per thread: our search (games/ai/mcts/) against Pentobi's, and against
-our search at an earlier commit (``--before``, default 3e27baf: the search before issue #23, taken
-from git by bench/ai/before.py), on the same positions in one run.
+our search at an earlier commit (``--before``, default 3e27baf: the search before its speed work,
+taken from git by bench/ai/before.py), on the same positions in one run.
 
 * Classic rows (2 and 4 players, 0 / 20 / 40 pieces on the board): one Pentobi level-5
   self-play game per variant (``selfplay``, the run's seed), loaded by Pentobi with

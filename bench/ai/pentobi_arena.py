@@ -1,5 +1,5 @@
-"""Our AI levels against Pentobi's GTP engine (issue #12), and Pentobi reading our ``.blksgf``
-files (issue #13).
+"""Our AI levels against Pentobi's GTP engine, and Pentobi reading our ``.blksgf``
+files.
 
 Pentobi (GPL, https://github.com/enz/pentobi) is not part of this project: build its
 ``pentobi-gtp`` from its public source outside the repository (README, "Benchmarks") and name it
@@ -354,7 +354,7 @@ def _our_move(state, seat: int, game: dict, board_map: BoardMap, out: dict):
 
 
 def cli_move(game: dict, actions: list[dict], seed: int) -> dict:
-    """Our move from the command line (``--cli``, issue #23): a new ``python -m games.ai move``
+    """Our move from the command line (``--cli``): a new ``python -m games.ai move``
     process per decision, handed the game so far as a record on standard input, as a tool
     outside the site would call it. The level's own budget, or ``--budget``."""
     argv, record = cli_command(game, actions, seed)

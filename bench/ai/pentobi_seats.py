@@ -1,5 +1,5 @@
-"""Pentobi as the yardstick of the first-move advantage in classic two-player games (issue #23,
-"the second seat"): its own self-play first-seat win rate, and its judgement of positions.
+"""Pentobi as the yardstick of the first-move advantage in classic two-player games: its own
+self-play first-seat win rate, and its judgement of positions.
 
     PENTOBI_GTP=... PENTOBI_BOOKS=... .venv/bin/python bench/ai/pentobi_seats.py selfplay \
         --level 5 --games 40 --seed 1000 [--second-level 4] [--nobook] [--sgf DIR]

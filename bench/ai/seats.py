@@ -1,6 +1,6 @@
 """Expert against Expert in classic two-player games at a fixed number of simulations: how
 often the first seat (blue and red) wins, and, when the two seats' search parameters differ, how
-often variant A beats variant B (issue #23, "the second seat").
+often variant A beats variant B.
 
     .venv/bin/python bench/ai/seats.py --sims 1000 --games 20 --seed 1 \
         [--a centre_pieces=12] [--b centre_pieces=0] [--opening 0] [--threads 1] [--corners]

@@ -16,11 +16,11 @@ with a stale ply. Meanwhile, at fixed times:
   supervisor would); the tasks it held come back only through the sweep
   (games.jobs.deadlines.sweep).
 
-Websocket handshakes (issue #24, G9): daphne serves ``/ws/`` beside gunicorn, and a prober opens
-a game's websocket every 0.3 s for the whole run, and five in a row right after each Redis fault
-(the first handshakes after a Redis blip meet the channel layer's dead pooled connections). A
-handshake counts as accepted when daphne answers 101; the report counts the others, overall and
-in those bursts.
+Websocket handshakes (one retry after a Redis restart): daphne serves ``/ws/`` beside gunicorn,
+and a prober opens a game's websocket every 0.3 s for the whole run, and five in a row right
+after each Redis fault (the first handshakes after a Redis blip meet the channel layer's dead
+pooled connections). A handshake counts as accepted when daphne answers 101; the report counts
+the others, overall and in those bursts.
 
 At the end (after a settling time) it reports: moves answered 2xx and not in the database (lost),
 moves recorded twice, responses 500 or worse, and the longest wait of a computer turn (from the

@@ -211,7 +211,7 @@ def _nudge_game(game, csrf, http_base, ws_base, moves, pause, rng) -> list[dict]
         t_return = time.time()
         if status not in (200, 204):
             raise RuntimeError(f"POST act answered {status}")
-        if status == 204:  # the move's small answer (issue #25): the page then fetches its panel
+        if status == 204:  # the move's small answer: the page then fetches its panel
             text = request("GET", panel_url, seat)[1]
         after = parse_panel(text)
         got = clients.wait(after.ply)
@@ -546,7 +546,7 @@ def cmd_run(args: argparse.Namespace) -> None:
             results["runs"].append(result)
             print(json.dumps(result, indent=1), flush=True)
         if thinks:
-            # The database floor (issue #25): lock + update + insert transactions/s through
+            # The database floor: lock + update + insert transactions/s through
             # Django with the bots' concurrency, on the same database, right after the runs.
             print("-- database floor", flush=True)
             done = sh(

@@ -1,4 +1,4 @@
-"""The pages that list a player's games, at 10, 1,000 and 100,000 finished games (issue #25).
+"""The pages that list a player's games, at 10, 1,000 and 100,000 finished games.
 
     .venv/bin/python bench/web/history_pages.py [--database-url postgres://blokus@127.0.0.1:5432/NAME]
         [--sizes 10,1000,100000] [--repeat 30] [--fresh]
@@ -324,7 +324,8 @@ def time_pages(players: dict[int, str], repeat: int) -> list[dict]:
         return body
 
     stranger = User.objects.get(username="opp199")
-    # (the code before issue #24's G4 took no reader: bench/RESULTS.md's "before" column)
+    # (the code before private games left every list took no reader: bench/RESULTS.md's
+    # "before" column)
     viewer = [stranger] if "viewer" in inspect.signature(ratings.player_ratings).parameters else []
     rows = []
     for size, name in players.items():

@@ -1,4 +1,4 @@
-"""A game's last move against its other moves (issue #25): rated 2-player classic games played to
+"""A game's last move against its other moves: rated 2-player classic games played to
 their end through the Django test client (the page's POST, htmx header), CPU and queries of each
 move; the last move also writes the places and the ratings.
 

@@ -1,4 +1,4 @@
-"""The move path's server CPU, request by request, in-process (issue #25).
+"""The move path's server CPU, request by request, in-process.
 
     DEBUG=false DATABASE_URL=postgres://postgres@127.0.0.1:5432/blokus_load \\
       REDIS_URL=redis://127.0.0.1:6379/3 SECRET_KEY=x ALLOWED_HOSTS=127.0.0.1 \\

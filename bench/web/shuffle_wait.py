@@ -6,7 +6,7 @@
     .venv/bin/python bench/web/shuffle_wait.py setup    (inside Django: the game and a session)
     .venv/bin/python bench/web/shuffle_wait.py actions GAME...   (inside Django: actions, timed)
 
-Issue #23's goal: "a 4-player Shuffle game against three Experts measured in the browser: wait
+The goal: "a 4-player Shuffle game against three Experts measured in the browser: wait
 from a player's confirm to their next decision p95 <= 8 s" (results: bench/AI_RESULTS.md).
 
 `run` does it all, then stops every process it started:

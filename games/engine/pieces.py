@@ -101,14 +101,14 @@ def mask_text(mask: int) -> str:
     return ",".join([_NAME[i] for i in cells])
 
 
-# mask_text's tables, by bit index (issue #25: it names every legal placement of a panel):
+# mask_text's tables, by bit index (it names every legal placement of a panel):
 # a square's name, and its place when squares are listed column by column.
 _NAME = [square_name(i % W, i // W) if i % W < SIZE else "" for i in range(SIZE * W)]
 _COLUMN_FIRST = [(i % W) * SIZE + i // W for i in range(SIZE * W)]
 
 
 # A placement's text, cached per process: every legal placement a panel lists and every piece a
-# snapshot holds is named again and again (issue #25), and a value's text never changes.
+# snapshot holds is named again and again, and a value's text never changes.
 _TEXT: dict[int, str] = {}
 _PIECE_OF_TEXT: dict[str, str] = {}
 

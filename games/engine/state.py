@@ -186,7 +186,7 @@ class State:
 
     def board_rows(self) -> list[str]:
         """The board as RECORD.md writes it: row 20 first, a colour's letter or "." a square.
-        Walks the occupied squares only (issue #25: every page and move writes it); where two
+        Walks the occupied squares only (every page and move writes it); where two
         boards claimed a square, the first colour's letter would win, as it always has."""
         cells = ["."] * (SIZE * W)
         for c in (3, 2, 1, 0):
@@ -295,7 +295,7 @@ class State:
 
 
 # A snapshot is read on every request of its game, and a placed piece's value never changes:
-# cached per process (issue #25), as its text is the other way (pieces.placement_text). A text
+# cached per process, as its text is the other way (pieces.placement_text). A text
 # that is not a piece raises, and is not cached.
 @lru_cache(maxsize=1 << 16)
 def _placed(text: str) -> int:

@@ -1,4 +1,4 @@
-"""Post-game analysis (issue #28), the pure part: how good was each decision of a game?
+"""Post-game analysis, the pure part: how good was each decision of a game?
 
 No Django here: the task (``games.jobs.tasks.analyse_game``) replays the game and hands each
 decision to ``analyse_decision``; the result is plain data that the task stores, one row per
@@ -86,7 +86,7 @@ class OneThread(mcts.MctsParams):
     """The search as Expert runs it, on one core: an analysis shares the machine with the
     computer's turns and must not take both cores.
 
-    Without last-good-reply (``lgr``, on for Expert's classic two-player games since stop 33):
+    Without last-good-reply (``lgr``, which Expert uses in classic two-player games):
     the analysis's estimates were measured with the search before it (bench/ANALYSIS_RESULTS.md),
     and at an analysis's few hundred simulations a decision LGR's learned replies moved the
     values of sound moves (tests/analysis/test_estimates.py). Kept off until measured there."""

@@ -1,4 +1,4 @@
-"""The one way in for the computer (issue #22, STYLE.md habit 20): a job asks the AI for its
+"""The one way in for the computer (STYLE.md habit 20): a job asks the AI for its
 moves from the position at ``ply``, outside any lock, and hands them to the write path's entry
 for its caller: ``services.computer_submit`` for a computer seat, ``services.turn_timeout`` for a
 player's turn whose time ran out. The services never call the AI themselves."""
@@ -20,7 +20,7 @@ from games.services.timeouts import overdue
 # that is one round of three computers (a 4-player game against three Experts: about 6 s). When
 # more computer turns come before the player decides (they were skipped, their colours are out
 # of pieces), the turns still to come share what is left of that round's time, so that the wait
-# stays about one round's (issue #23: the player's wait p95 <= 8 s); never under MIN_SHARE of
+# stays about one round's (the player's wait p95 <= 8 s); never under MIN_SHARE of
 # the budget. Turns that a Skip adds in the middle of a round are only known when it is played:
 # the time already waited counts, not only the turns ahead.
 WAIT_TURNS = 3

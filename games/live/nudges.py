@@ -103,7 +103,7 @@ def _send(group: str, message: dict) -> None:
     if layer is None:
         return
     if type(layer).__module__.startswith("channels_redis"):
-        # Handed to the nudge loop and not waited for (issue #25): the answer to a move does not
+        # Handed to the nudge loop and not waited for: the answer to a move does not
         # wait for Redis, and the nudge leaves within a millisecond all the same.
         loop, gate = _nudge_loop()
         asyncio.run_coroutine_threadsafe(_send_twice(layer, group, message, gate), loop)
@@ -135,7 +135,7 @@ def chat_posted(public_id: str) -> None:
 def analysis_progress(
     public_id: str, done: int, total: int, *, finished: bool, second: bool = False
 ) -> None:
-    """The game's analysis (issue #28) judged ``done`` of ``total`` decisions; ``second``: every
+    """The game's analysis judged ``done`` of ``total`` decisions; ``second``: every
     decision is judged and the biggest drops are being judged again (how many is not known in
     advance); ``finished``: it is complete (pages fetch it). Counts only: the analysis itself is
     fetched through the views."""

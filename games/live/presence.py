@@ -1,4 +1,4 @@
-"""Who is at the board: a turn email waits for a player who is away (issue #26, item 2).
+"""Who is at the board: a turn email waits for a player who is away.
 
 A page of the site that is open is not enough: players leave a tab open and walk away. A player
 is *attentive* while one of their pages is visible (the Page Visibility API) and has had input

@@ -1,4 +1,4 @@
-"""The lists' indexes (issue #25): a player's history and current games through their seats,
+"""The lists' indexes: a player's history and current games through their seats,
 the profile's sums, the games finished since a time."""
 
 import django.db.models.deletion

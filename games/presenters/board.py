@@ -199,7 +199,7 @@ def script_text(step: str | None = None) -> dict:
     """The words static/js/board.js writes (status lines, buttons, the clock), in the active
     language; ``{name}`` marks what the script fills in. Plurals come as ``[one, other]``. The
     words of Recycle's step come only with that step. The same words on every panel: built
-    once per language (issue #25; nobody changes them afterwards)."""
+    once per language (nobody changes them afterwards)."""
     language = translation.get_language() or ""
     text = dict(_placing_text(language))
     if step == "recycle":

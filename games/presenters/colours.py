@@ -2,7 +2,7 @@
 squares left, its deck counts (Shuffle), its clock when it is to move and its pieces left.
 
 Built here rather than in a template loop: four rows of a dozen translated words each were the
-largest part left of a first view's rendering (issue #25). Every value is escaped; the words
+largest part left of a first view's rendering. Every value is escaped; the words
 are the template's (the same catalog entries)."""
 
 from __future__ import annotations

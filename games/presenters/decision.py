@@ -76,7 +76,7 @@ def decision(view: dict, legal: list[dict], outlooks: list[dict], params, link) 
 
 def _piece_picker(pieces: list[tuple[str, dict, bool]]) -> SafeString:
     """The piece picker's items: (piece, its selection link, selected) each. Built here rather
-    than in a template loop of up to 21 links (a quarter of a first view's rendering, issue #25).
+    than in a template loop of up to 21 links (a quarter of a first view's rendering).
     Every value is escaped; the miniatures are ``_mini``'s own HTML."""
     out = []
     choose = _("Choose piece %(piece)s")

@@ -99,7 +99,7 @@ def turns(
 def items_html(turns: list[dict]) -> SafeString:
     """The log's turns as the list's items (``turns``' output, newest first), built here rather
     than in a template loop: a finished game's log has hundreds of lines, and through the template
-    engine they were most of a late position's panel (issue #25). Every value is escaped."""
+    engine they were most of a late position's panel. Every value is escaped."""
     title = escape(_("Replay from here"))
     out = []
     for t in turns:

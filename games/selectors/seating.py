@@ -3,7 +3,7 @@ by the write path (``services.game_join``, under the game's lock) and by the pag
 "Take a seat" (``presenters.game.joining``), so that the page never offers what the service
 would refuse.
 
-Blocks are silent (issue #24): a player who invites someone who blocked them is not told so. The
+Blocks are silent: a player who invites someone who blocked them is not told so. The
 invitation is made as any other and shows as pending to its sender, but the invitee hears nothing
 of it (``silenced``), is not shown it (``visible_invitations``) and is not offered its seat. Only
 the blocker's own block is said to them (``invitation_refusal``): they can lift it.
@@ -47,7 +47,7 @@ def seat_for_joiner(game: Game, seats: list[Seat], user, token: str = "") -> Sea
     seat; else, in a public game or with the link, an open seat. None if there is none for them:
     the game is not taking players, they sit here already, or someone at the table blocked them.
 
-    At the table means seated or invited (G6): a player invited here who blocked ``user`` would
+    At the table means seated or invited: a player invited here who blocked ``user`` would
     otherwise accept after ``user`` took an open seat, and the two would sit at one table. The
     same holds for an invitation: the invitee does not sit down with someone who blocked them
     (the creator's own block was refused when inviting, services._seat_from_spec)."""

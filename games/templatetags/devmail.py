@@ -1,5 +1,5 @@
 """``{% email_destination as where %}``: where the site's emails go when they are not sent, said
-to the developer on the pages that ask the reader to look for one (issue #26: under ``make run``
+to the developer on the pages that ask the reader to look for one (under ``make run``
 the sign-up page sent people to their spam folder while the email was printed in the console).
 Empty outside DEBUG and for a backend that really sends."""
 

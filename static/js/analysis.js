@@ -1,4 +1,4 @@
-// The post-game analysis on the replay page (issue #28). While the analysis runs, the section
+// The post-game analysis on the replay page. While the analysis runs, the section
 // <section id="analysis" data-running data-live="/ws/games/<id>/" data-refresh="<section url>">
 // listens on the game's websocket: each "analysis.progress" nudge (counts only) fills the bar;
 // the last one ("finished") fetches the section again through its view, which swaps the chart

@@ -1,4 +1,4 @@
-"""The site's pages in the six languages (issue #13): the lobby, the header, the settings page (and
+"""The site's pages in the six languages: the lobby, the header, the settings page (and
 its language choice), the profile, the unsubscribe page and allauth's pages, picked by the
 browser's Accept-Language, by ``?lang=`` or by the player's own setting."""
 

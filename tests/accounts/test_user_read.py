@@ -1,4 +1,4 @@
-"""Issue #25: the signed-in user that every request reads (``ModelBackend.get_user`` calls
+"""The signed-in user that every request reads (``ModelBackend.get_user`` calls
 ``User._default_manager.get(pk=...)``) comes from SQL written once (accounts.models.UserManager),
 and gives what the ORM's query gives: the same fields, the same errors, one query."""
 

@@ -1,4 +1,4 @@
-"""Issue #24: vacations allowed 28 consecutive days across New Year (14 days up to 1 January
+"""Vacations once allowed 28 consecutive days across New Year (14 days up to 1 January
 from one year's allowance, 14 more from the next). The allowance now holds in any 365 days."""
 
 from __future__ import annotations

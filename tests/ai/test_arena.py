@@ -85,7 +85,7 @@ def test_games_in_parallel_report_what_one_at_a_time_does(capsys):
 
 
 def test_a_run_draws_its_seed_reports_it_and_an_elo_difference(capsys):
-    """Issue #23: no seed fixed in code: each run draws one and writes it down; the head to head
+    """No seed fixed in code: each run draws one and writes it down; the head to head
     comes with an Elo difference and its 95 % interval; whole turns are timed."""
     argv = ["--mode", "classic", "--players", "2", "--games", "2", "--seats", "casual,beginner"]
     seeds = set()

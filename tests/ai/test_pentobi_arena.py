@@ -172,7 +172,7 @@ def test_the_arena_plays_alternating_seats_against_a_gtp_engine(fake_gtp, tmp_pa
 
 
 def test_cli_moves_come_from_a_command_line_process_given_the_game_so_far():
-    """``--cli`` (issue #23): our move is what ``python -m games.ai move`` prints for a record
+    """``--cli``: our move is what ``python -m games.ai move`` prints for a record
     of the game so far, a legal placement for the colour to move."""
     game = {"players": 2, "level": "beginner", "budget": None}
     state = new_game(mode="classic", players=2, scoring="advanced")

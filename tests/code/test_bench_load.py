@@ -161,7 +161,7 @@ def test_the_bots_read_and_play_the_panel_the_site_serves(bench, client, alice, 
         {"action": json.dumps(action), "ply": panel.ply, "key": panel.key},
         headers={"HX-Request": "true"},
     )
-    assert answer.status_code == 204  # a move answers with the ply it reached (issue #25)
+    assert answer.status_code == 204  # a move answers with the ply it reached
     reached = json.loads(answer.headers["HX-Trigger"])["game-moved"]["ply"]
     after = load.parse_panel(client.get(panel_url, headers={"HX-Request": "true"}).text)
     assert after.ply == reached > panel.ply and after.legal is None  # yellow (bob) decides now

@@ -1,4 +1,4 @@
-"""bench/web/shuffle_wait.py (issue #23: the wait for three Experts, in Chromium) without its
+"""bench/web/shuffle_wait.py (the wait for three Experts, in Chromium) without its
 services: the command line answers, and a wait is split and counted from the actions' commit
 times. The full run needs PostgreSQL, Redis, a Celery worker and Chromium (its docstring)."""
 

@@ -1,4 +1,4 @@
-"""The translation catalogs (issue #13): complete, clean, and what gettext's own tools accept.
+"""The translation catalogs: complete, clean, and what gettext's own tools accept.
 
 ``config.catalogs`` builds the .mo files with polib; the checks here use GNU gettext too when it
 is installed (CI installs it in .ci/run; without it they skip, unless REQUIRE_SERVICES=1).

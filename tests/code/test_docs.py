@@ -8,6 +8,8 @@
   ``ARCHITECTURE.md``) is the one in docs/, and it exists; a habit cited by number
   ("STYLE.md habit 7") is one of docs/STYLE.md's; nothing sends the reader to a folder outside
   the repository.
+* A comment gives its reason in words, not the number of the issue that asked for it: the number
+  belongs in the commit message, and a clone has no issue tracker.
 
 Files are read as text (Python's comments and docstrings through ``tokenize`` and ``ast``): no
 database, no Django, a second or two.
@@ -56,6 +58,56 @@ HABIT_DEFINED = re.compile(r"^(\d+)\. \*\*", re.MULTILINE)
 # A folder beside the repository, which a clone does not have (written in two parts so that
 # this line does not cite it).
 OUTSIDE = re.compile(r"(?:\.\./|/work/)" + "shared")
+# An issue cited by its number: the word issue (or Issues) and a number with or without its hash
+# sign, or a hash sign and a number in brackets.
+ISSUE = re.compile(r"\b[Ii]ssues? #?\d+|\(#\d+\)")
+# The files that still cite issues by number: being cleaned by the integrator; must end empty.
+# A file leaves the list once it cites none (the test says so), and none may join it.
+NOT_YET = frozenset(
+    {
+        "README.md",
+        "bench/README.md",
+        "bench/web/page_cpu.py",
+        "config/settings.py",
+        "games/ai/expert.py",
+        "games/ai/mcts/choose.py",
+        "games/jobs/analyser.py",
+        "games/jobs/emails.py",
+        "games/jobs/push.py",
+        "games/models.py",
+        "games/presenters/analysis.py",
+        "games/presenters/game_list.py",
+        "games/selectors/__init__.py",
+        "games/selectors/analysis.py",
+        "games/selectors/history.py",
+        "games/selectors/hot.py",
+        "games/services/actions.py",
+        "games/services/analysis.py",
+        "games/services/ratings.py",
+        "games/views/analysis.py",
+        "games/views/game.py",
+        "games/views/history.py",
+        "games/views/profiles.py",
+        "tests/ai/test_master.py",
+        "tests/ai/test_mcts.py",
+        "tests/ai/test_mcts_settle.py",
+        "tests/ai/test_mcts_strength.py",
+        "tests/analysis/test_analysis_site.py",
+        "tests/analysis/test_estimates.py",
+        "tests/analysis/test_three_players.py",
+        "tests/code/test_import_graph.py",
+        "tests/e2e/test_analysis_browser.py",
+        "tests/e2e/test_back_forward.py",
+        "tests/e2e/test_turn_emails_browser.py",
+        "tests/games/test_deadlines.py",
+        "tests/games/test_hot_reads.py",
+        "tests/games/test_nudge_send.py",
+        "tests/games/test_panel_cache.py",
+        "tests/games/test_silent_blocks.py",
+        "tests/web/test_finished_rows.py",
+        "tests/web/test_history_lists.py",
+    }
+)
 
 
 def relative(path: Path) -> str:
@@ -174,6 +226,27 @@ def outside_problems(name: str, text: str) -> list[str]:
     ]
 
 
+def issue_problems(name: str, text: str) -> list[str]:
+    """Every issue number of ``text`` (the whole file: a message or a test's name is read too)."""
+    return [
+        f"{name}:{number}: cites {match.group()!r}: say the reason in words"
+        for number, line in enumerate(text.splitlines(), start=1)
+        for match in ISSUE.finditer(line)
+    ]
+
+
+def allow_list_problems(found: dict[str, list[str]], not_yet: frozenset[str]) -> list[str]:
+    """``found``'s problems outside ``not_yet``, and each file of ``not_yet`` that has none left
+    (so that the list only shrinks)."""
+    out = [p for name, problems in sorted(found.items()) if name not in not_yet for p in problems]
+    out += [
+        f"{name} cites no issue number (or is gone): take it out of NOT_YET"
+        for name in sorted(not_yet)
+        if not found.get(name)
+    ]
+    return out
+
+
 def journal(name: str) -> bool:
     """A results file of the bench: a dated record of measurements, each on the code of its day
     (an entry names its commit), so the paths it names are that day's. Its rule ids still count."""
@@ -239,6 +312,18 @@ def test_nothing_cites_a_folder_outside_the_repository():
     assert not problems, report(problems)
 
 
+def test_comments_give_reasons_not_issue_numbers():
+    """The bench's dated journals, the catalogs (their words come from the templates) and docs/
+    are not read."""
+    found = {
+        name: issue_problems(name, text)
+        for name, text in all_texts()
+        if not (name.endswith(".po") or journal(name) or name.startswith("docs/"))
+    }
+    problems = allow_list_problems(found, NOT_YET)
+    assert not problems, report(problems)
+
+
 def test_the_checks_can_fail(tmp_path):
     """Each check finds what it is for in a made-up file, and passes over what it must not take
     for a citation (kept here so that a looser or stricter pattern shows up at once)."""
@@ -273,3 +358,21 @@ def test_the_checks_can_fail(tmp_path):
     ]
     assert outside_problems("x.md", "from ../" + "shared/RULES.md") != []
     assert journal("bench/AI_RESULTS.md") and not journal("bench/README.md")
+    hash_, issue14 = "#", "Issue" + " 14"  # split: this file is scanned too
+    cited = "\n".join(
+        [
+            f"# one query fewer (issue {hash_}25); {issue14}: a slow choice; ({hash_}27)",
+            f"# not issues: {hash_}222, colour {hash_}fff, issue-free, tissue {hash_}3, issues",
+        ]
+    )
+    assert issue_problems("x.py", cited) == [
+        f"x.py:1: cites 'issue {hash_}25': say the reason in words",
+        f"x.py:1: cites '{issue14}': say the reason in words",
+        f"x.py:1: cites '({hash_}27)': say the reason in words",
+    ]
+    found = {"a.py": ["a.py:1: cites ..."], "b.py": [], "c.py": ["c.py:3: cites ..."]}
+    assert allow_list_problems(found, frozenset({"a.py", "b.py", "gone.py"})) == [
+        "c.py:3: cites ...",
+        "b.py cites no issue number (or is gone): take it out of NOT_YET",
+        "gone.py cites no issue number (or is gone): take it out of NOT_YET",
+    ]

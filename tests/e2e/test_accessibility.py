@@ -1,4 +1,4 @@
-"""Issue #26 item 9: the main pages pass axe-core's WCAG 2.1 A and AA rules (colour contrast
+"""The main pages pass axe-core's WCAG 2.1 A and AA rules (colour contrast
 among them) at 1280x900 and 360x740, logged in and not; a serious or critical violation fails.
 
 axe-core is vendored in tests/e2e/vendor/axe.min.js (4.14.1 from the npm registry, MPL-2.0, its

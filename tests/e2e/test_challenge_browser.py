@@ -1,5 +1,5 @@
-"""A challenge from a profile, accepted, and a rematch whose first player rotates, in Chromium
-(issue #27.4). Screenshots under out/screenshots."""
+"""A challenge from a profile, accepted, and a rematch whose first player rotates, in Chromium.
+Screenshots under out/screenshots."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Resign in Chromium (issue #27): the confirm step, then the result and ratings follow, in a
+"""Resign in Chromium: the confirm step, then the result and ratings follow, in a
 two-player game (the other player wins) and a four-player game (the others play on).
 
 Screenshots are kept under out/screenshots (artefacts to look at, not compared pixel by pixel).

@@ -1,4 +1,4 @@
-""" "Your game is ready." is said once (issue #26, item 9): the notice above the board goes when
+""" "Your game is ready." is said once: the notice above the board goes when
 the game moves on, instead of staying for the whole game on a page that is never reloaded."""
 
 from __future__ import annotations

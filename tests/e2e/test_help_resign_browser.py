@@ -1,5 +1,5 @@
 """The help page's "Resign and take back" in Chromium, on a phone and a desktop, in two of the
-six languages (issue #27). Screenshots under out/screenshots."""
+six languages. Screenshots under out/screenshots."""
 
 from __future__ import annotations
 

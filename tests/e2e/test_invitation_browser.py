@@ -82,7 +82,7 @@ def test_copy_button_and_a_decline_seen_by_the_creator(site, browser, alice, bob
     url = f"{site.url}/games/{game.public_id}/"
     creator, page = page_for(browser, site, alice, url, viewport=DESKTOP)
     creator.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url)
-    # The waiting room re-syncs once its socket opens (issue #26), which may swap the seats in
+    # The waiting room re-syncs once its socket opens, which may swap the seats in
     # just after a click: click again then, as a player would.
     page.wait_for_selector("#game[data-live]")
     said = None

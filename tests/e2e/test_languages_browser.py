@@ -1,4 +1,4 @@
-"""The game table in Japanese and Swedish, in Chromium (issue #13: six languages).
+"""The game table in Japanese and Swedish, in Chromium.
 
 Japanese needs a CJK font on the machine (.ci/run installs fonts-noto-cjk): without one Chromium
 draws every kana as the same empty box, so the Japanese test skips where fontconfig knows no

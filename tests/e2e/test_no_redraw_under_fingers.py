@@ -1,4 +1,4 @@
-"""A position on the screen is never drawn again under the player's fingers (issue #26, item 1's
+"""A position on the screen is never drawn again under the player's fingers (the page's
 resync; seen by bench/web/shuffle_wait.py and a browser test as a placement started afresh): a
 move's own answer (204, "game-moved") and its nudge over the socket both name the new ply, and
 whichever comes second must not fetch and swap in the same position again, dropping the piece in

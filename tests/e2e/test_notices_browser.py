@@ -1,4 +1,4 @@
-"""Settings > Notifications in Chromium (issue #27.3): the page registers the service worker at
+"""Settings > Notifications in Chromium: the page registers the service worker at
 /sw.js with the whole site as its scope, links the web app manifest, keeps the turn sound per
 browser, and saves a webhook. Screenshots under out/screenshots."""
 

@@ -1,4 +1,4 @@
-"""Issue #26 item 3: on a 360x740 phone a decision is made without scrolling the page. The
+"""On a 360x740 phone a decision is made without scrolling the page. The
 board (full width, under a one-line header) and the decision (a sheet fixed at the bottom: the
 cards, the colours of a Wild, the pieces of a Recycle or a Warp, or the tray of pieces with
 Rotate, Flip and Place, scrolling sideways) share the screen; tapping a piece keeps the board in

@@ -1,4 +1,4 @@
-"""Issue #26 item 9 in Chromium: the skip link to the board, cards that stay still under the
+"""Finishing touches in Chromium: the skip link to the board, cards that stay still under the
 pointer, Replay and the record in the header once the waiting room turns into the game, and the
 phone's profile and new-game pages inside the screen."""
 

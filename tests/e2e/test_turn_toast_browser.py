@@ -1,4 +1,4 @@
-"""Issue #26, item 9: a game is named by its players and mode, never by its random id, in the
+"""A game is named by its players and mode, never by its random id, in the
 "Your turn" notice that reaches a player on another page of the site too (the id stays in the
 link)."""
 

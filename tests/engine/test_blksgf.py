@@ -101,7 +101,7 @@ UNMATCHED = [
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("corners", UNMATCHED, ids=["diagonal", "red-beside-blue", "other"])
 def test_corners_no_symmetry_matches_go_in_the_root_node_as_setup(players, corners):
-    """Issue #26: such a game is written as played, its setup round as the root node's setup
+    """Such a game is written as played, its setup round as the root node's setup
     properties (A1 ... A4, one piece each, PL for the colour to move next: Pentobi-SGF.md), and
     the file reads back to the same game."""
     record = random_record(players, seed=players, corners=corners)
@@ -203,7 +203,7 @@ def pentobi_board(path, players: int) -> dict[str, int]:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("corners", [PENTOBI_SETUP, *UNMATCHED[:2]], ids=["pentobi", "diag", "red"])
 def test_pentobi_opens_every_exported_classic_game(tmp_path, players, corners):
-    """Issue #26: Pentobi's own engine (``loadsgf``) opens the file and shows every piece."""
+    """Pentobi's own engine (``loadsgf``) opens the file and shows every piece."""
     record = random_record(players, seed=10 + players, corners=corners)
     path = tmp_path / "game.blksgf"
     path.write_text(export(record, names=["alice", "bob", "carol", "dave"][:players]))

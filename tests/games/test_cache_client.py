@@ -1,4 +1,4 @@
-"""Issue #25: the production cache (config.cache.DegradingRedisCache on a real Redis) keeps one
+"""The production cache (config.cache.DegradingRedisCache on a real Redis) keeps one
 ``redis.Redis`` per connection pool instead of building one per call, and that shared client
 serves every call, from many threads at once, as the per-call clients did."""
 

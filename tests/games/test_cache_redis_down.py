@@ -1,4 +1,4 @@
-"""Issue #24: a web process whose Redis is unreachable answered 500 on game pages and sign-in,
+"""A web process whose Redis is unreachable answered 500 on game pages and sign-in,
 although moves still committed: the cache (Redis in production) raised from every call. Now the
 cache degrades to a miss (config.cache.DegradingRedisCache): pages and sign-in work from the
 database alone, and a move still commits."""

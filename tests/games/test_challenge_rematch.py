@@ -1,4 +1,4 @@
-"""A challenge from a player's profile, and a rematch that rotates the seats (issue #27.4)."""
+"""A challenge from a player's profile, and a rematch that rotates the seats."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The player's wait through the computers' turns (issue #23): within one round the computer
+"""The player's wait through the computers' turns: within one round the computer
 thinks for its whole budget; when more computer turns come in a row before the player decides
 (a Skip passes over them, R6.1; a Reverse changes who comes next, R6.2), the turns left share
 what is left of one round's time, so the wait stays about one round's."""

@@ -100,7 +100,7 @@ def test_no_email_while_the_player_is_at_the_board(duel, alice, bob, verified, o
     assert mail.outbox == []
 
 
-# -- at the board (issue #26, item 2): a visible page with recent input, over all of a player's
+# -- at the board: a visible page with recent input, over all of a player's
 # pages; a page merely open does not count.
 
 

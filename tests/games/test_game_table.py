@@ -1,4 +1,4 @@
-"""The game table (issue "A game table players enjoy"): the move log, the colour panels and
+"""The game table: the move log, the colour panels and
 clocks, the end of the game and the rematch, computers named by colour, the confirm setting.
 
 Games are played through the services with real actions; the decks are a custom recipe of Skip
@@ -129,7 +129,7 @@ def test_a_rematch_has_the_same_settings_and_invites_the_others(duel, alice, bob
         assert getattr(rematch, field) == getattr(duel, field), field
     assert rematch.rated is False and rematch.status == Game.Status.OPEN
     seats = {s.index: s for s in rematch.seats.all()}
-    # The seats rotate (issue #27): Bob, second before, sits at blue and moves first (R2.6).
+    # The seats rotate: Bob, second before, sits at blue and moves first (R2.6).
     assert seats[0].user == bob and seats[0].kind == Seat.Kind.HUMAN
     assert seats[1].user == alice and seats[1].kind == Seat.Kind.INVITED
     # Alice asks too: the same rematch, and she takes her seat; it starts.

@@ -1,4 +1,4 @@
-"""Emails and websocket notices in the RECIPIENT's language (User.language, issue #13), whoever's
+"""Emails and websocket notices in the RECIPIENT's language (User.language), whoever's
 move, click or task sends them: a turn email, a reminder and the daily digest, in Swedish to a
 player who chose Swedish, in Japanese to one who chose Japanese, in English to one who chose
 English or nothing."""

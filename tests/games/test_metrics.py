@@ -1,4 +1,4 @@
-"""/metrics/ for the monitor (issue #24): Prometheus's text format behind the monitor's token,
+"""/metrics/ for the monitor: Prometheus's text format behind the monitor's token,
 with request latency per view, moves committed, the computer's wait from queue to move, the
 Celery queue's length, open websockets and emails sent (games.metrics)."""
 

@@ -1,4 +1,4 @@
-"""Issue #25, lean request path: a move's POST reads and writes the database a fixed number of
+"""A lean request path: a move's POST reads and writes the database a fixed number of
 times, whatever the players' notice settings: the session, the user, then one read of the game
 (by its public id: nothing is read before it) locked with its seats and their players' push and
 webhook flags, the insert and the update. The idempotency key is looked up only for a ply the

@@ -1,4 +1,4 @@
-"""The panel's cheaper parts (issue #25): the move log built outside the template engine, the
+"""The panel's cheaper parts: the move log built outside the template engine, the
 piece of a placement named by the engine, the colours' words remembered per language. Each must
 say exactly what the slower way said."""
 

@@ -52,7 +52,7 @@ def test_a_bad_pentobi_file_is_refused_with_the_rule(client, alice):
 
 
 def test_corners_no_turn_of_the_board_matches_are_saved_with_a_setup_root(client, alice, bob):
-    """Issue #26: once refused (409 in plain text), now written with the setup round in the
+    """Once refused (409 in plain text), now written with the setup round in the
     root node (games/engine/blksgf.py), and read back to the same game."""
     game = finished_classic(alice, bob, seed=2, corners=("a20", "t1", "t20", "a1"))
     client.force_login(bob)

@@ -472,7 +472,7 @@ def test_a_nonsense_selection_falls_back_to_the_first_choice(duel, alice):
         response = client.get(panel_url(duel, query))
         assert response.status_code == 200
         assert 'aria-label="Choose piece F"' in text(response)
-    # A NUL byte is malformed input, not a selection: refused before the view (F6).
+    # A NUL byte is malformed input, not a selection: refused before the view.
     assert client.get(panel_url(duel, "piece=%00")).status_code == 400
 
 
@@ -635,7 +635,7 @@ def test_a_post_with_the_rendered_csrf_token_passes(duel, alice):
         **HTMX,
     )
 
-    assert response.status_code == 204  # taken: the page fetches its panel (issue #25)
+    assert response.status_code == 204  # taken: the page fetches its panel
     assert Action.objects.filter(game=duel).count() == 1
 
 

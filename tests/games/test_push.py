@@ -1,4 +1,4 @@
-"""Web Push and chat webhooks (games.jobs.push, issue #27.3), against a stub push service and a
+"""Web Push and chat webhooks (games.jobs.push), against a stub push service and a
 stub webhook receiver: the notice arrives encrypted for the device and says only the game's
 title and link (R9); it replaces the email; none goes to a player whose page is open; a device
 its push service forgot is dropped; a push service that is down makes the task retry."""

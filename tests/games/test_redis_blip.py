@@ -1,4 +1,4 @@
-"""F3: Redis down (the channel layer for nudges, the broker for the computer's turn) never turns a
+"""Redis down (the channel layer for nudges, the broker for the computer's turn) never turns a
 committed move into an error: the player's POST succeeds, the move is kept, and the computer's
 lost turn is recovered by the sweep (tests/games/test_computer_sweep.py)."""
 
@@ -51,7 +51,7 @@ def test_a_move_commits_and_answers_success_while_redis_is_down(client, alice, r
         HTTP_HX_REQUEST="true",
     )
 
-    assert response.status_code == 204  # taken (issue #25: the page then fetches its panel)
+    assert response.status_code == 204  # taken (the page then fetches its panel)
     game.refresh_from_db()
     assert game.ply == 1
     assert Action.objects.filter(game=game, ply=1).exists()

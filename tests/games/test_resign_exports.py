@@ -1,4 +1,4 @@
-"""A resigned game's replay, record and Pentobi file (issue #27.1): the resignation is one action
+"""A resigned game's replay, record and Pentobi file: the resignation is one action
 of the record (``{"resign": "<colour>"}``) that every export and the replay read."""
 
 from __future__ import annotations

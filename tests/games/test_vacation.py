@@ -154,7 +154,7 @@ def test_bad_vacation_requests_are_refused_and_change_nothing(client, bob, days)
     assert not Vacation.objects.exists()
 
 
-# -- issue #26, item 5: the table says what the rules say ------------------------------------
+# -- the table says what the rules say -------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The post-game analysis on real services (issue #28): a Celery worker on Redis and PostgreSQL
+"""The post-game analysis on real services: a Celery worker on Redis and PostgreSQL
 runs it on the analysis queue; a worker killed mid-analysis leaves the decisions it stored, and
 the restarted worker finishes from there, judging none of them again."""
 

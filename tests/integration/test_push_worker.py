@@ -1,4 +1,4 @@
-"""Web Push on the production layout (issue #27.3): a move commits, a Celery worker process sends
+"""Web Push on the production layout: a move commits, a Celery worker process sends
 the "your turn" notice to a stub push service, encrypted for the device; a player whose page is
 open (their presence in Redis, as the websocket marks it) gets none."""
 

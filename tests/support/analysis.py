@@ -1,4 +1,4 @@
-"""A classic two-player game with a known blunder (issue #28's honest numbers): the first 34
+"""A classic two-player game with a known blunder, which an honest analysis finds: the first 34
 placements of a game played by the Casual level; then blue (seat 0: blue and red) has an I5 and a
 monomino among its pieces, and the monomino at a12 takes the last spot where its long pieces fit
 on that side (a playout of the rest then loses the game)."""

@@ -1,4 +1,4 @@
-"""Issue #26 item 9: the letter on a colour's squares and swatches is that colour's initial in
+"""The letter on a colour's squares and swatches is that colour's initial in
 the page's language, told apart from the others (Swedish gul and grön: Gu and Gr, not a G that
 reads as gul on green), on the table board, the script's board and every swatch."""
 

@@ -1,4 +1,4 @@
-"""A game is named by its players and mode on its page (issue #26, item 9); the random id stays
+"""A game is named by its players and mode on its page; the random id stays
 in the URL only."""
 
 from __future__ import annotations

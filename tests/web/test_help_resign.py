@@ -1,4 +1,4 @@
-"""The help page explains resign and take back (issue #27) in all six languages."""
+"""The help page explains resign and take back in all six languages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game side in six languages (issue #13): the game page, its refusals and the replay.
+"""The game side in six languages: the game page, its refusals and the replay.
 
 Card names are those of the published rule sheets (RULES.md R10); the engine stays English and
 language-free, games.translations is the web layer's dictionary for it."""

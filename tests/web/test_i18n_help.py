@@ -1,4 +1,4 @@
-"""The rules & help page in the six languages (issue #13 item 1): every paragraph of the template
+"""The rules & help page in the six languages: every paragraph of the template
 is translated, the cards carry the names of the published rule sheets (RULES.md R10), the page
 says that the English rule book decides, and <html lang> names the language shown."""
 

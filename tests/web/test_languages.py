@@ -1,4 +1,4 @@
-"""Which language a page is in, and how a player changes it (issue #13: six languages).
+"""Which language a page is in, and how a player changes it (six languages).
 
 The order (config.middleware.UserLanguageMiddleware after Django's LocaleMiddleware): ``?lang=``
 on the URL, then the signed-in player's setting, then the switcher's cookie, then the browser's

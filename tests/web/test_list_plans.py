@@ -1,4 +1,4 @@
-"""Every query of the pages that list games is served by an index (issue #25), checked with
+"""Every query of the pages that list games is served by an index, checked with
 PostgreSQL's EXPLAIN: a sequential scan of games, seats, actions or ratings fails the test.
 
 On the few rows of a test database the planner would scan whole tables anyway (it is cheaper

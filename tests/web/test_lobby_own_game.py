@@ -1,4 +1,4 @@
-"""Issue #26 item 9: the lobby's "Games in play" offers a player their own game to open, not to
+"""The lobby's "Games in play" offers a player their own game to open, not to
 watch; everyone else may watch it."""
 
 from __future__ import annotations

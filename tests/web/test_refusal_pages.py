@@ -1,4 +1,4 @@
-"""Issue #26 item 4: downloads are offered only where they work, and every refusal is a page in
+"""Downloads are offered only where they work, and every refusal is a page in
 the site's layout that says why, in the reader's language (templates/403.html, 404.html,
 409.html, 500.html)."""
 

@@ -1,4 +1,4 @@
-"""Issue #26 item 1: a page shown again from the browser's cache (Back, a tab that slept) is not
+"""A page shown again from the browser's cache (Back, a tab that slept) is not
 the game any more. A click on it must never be dropped without a word: the key its form carries
 was spent on its first move, and the same key with another move is a move from an old position
 (409, "the game has moved on"), in every language. The game page itself is never cached."""

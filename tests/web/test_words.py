@@ -1,4 +1,4 @@
-"""One place per fact (issue #22, STYLE.md habit 18): every card kind and every step of a turn has
+"""One place per fact (STYLE.md habit 18): every card kind and every step of a turn has
 its words in every language, a symbol and a picture; the words agree with the engine's registry
 (``engine.cards.CARDS``, ``engine.steps.STEPS``), which holds everything else about them."""
 

@@ -10,7 +10,7 @@ same process. Runserver's autoreloader runs ``inner_run`` in the child process i
 code change, so the worker and beat restart with the code. Ctrl-C stops everything (daemon
 threads).
 
-Two things follow the command line unless the environment sets them (issue #26): ``SITE_URL``,
+Two things follow the command line unless the environment sets them: ``SITE_URL``,
 the address in emails' links, is the one served (``make run PORT=8101`` links to port 8101),
 and Django's console email backend gives way to ``ReadableConsoleBackend``, which prints each
 message's text decoded (no quoted-printable: a link stays on one line and ä stays ä).
@@ -45,7 +45,7 @@ def start_worker_and_beat() -> None:
     worker = app.WorkController(
         pool_cls="solo",
         concurrency=1,
-        # The analysis queue too (issue #28): an analysis runs in slices of a few seconds
+        # The analysis queue too: an analysis runs in slices of a few seconds
         # (ANALYSIS_CHUNK_SECONDS), between which the computer's turns get their turn.
         queues=[app.conf.task_default_queue, settings.ANALYSIS_QUEUE],
         without_heartbeat=True,
