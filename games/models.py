@@ -486,11 +486,13 @@ class ModerationLog(models.Model):
 
 
 class TurnNotice(models.Model):
-    """One email about one turn to one seat's player: claimed before sending, so that a task
-    delivered twice, or retried after the mail went out, never sends it again (games.jobs.emails).
+    """One email about one game event to one seat's player: claimed before sending, so that a
+    task delivered twice, or retried after the mail went out, never sends it again
+    (games.jobs.emails). The kinds are games.notices' entries that come by email.
 
-    ``ply`` is the ply at which the turn began (the seat took control); for "timeout" and
-    "takeover" notices, the ply at which the timed-out turn began.
+    ``ply`` is the notice's number (games.notices): the ply at which the turn began (the seat
+    took control); for "timeout" and "takeover" notices, the ply at which the timed-out turn
+    began.
     """
 
     class Kind(models.TextChoices):
@@ -619,8 +621,9 @@ class PushSubscription(models.Model):
 
 
 class NoticeSettings(models.Model):
-    """Which notices a player wants on their devices and chat webhook (games.jobs.push): "your
-    turn", "invitation", "game over". A player without a row wants all three."""
+    """The player's boxes on the Notifications page: which notices they want on their devices
+    and chat webhook (games.jobs.push), each named by a kind of games.notices (``choice``). A
+    player without a row wants them all."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_settings"
@@ -633,9 +636,6 @@ class NoticeSettings(models.Model):
 
     def __str__(self) -> str:
         return f"notices of {self.user}"
-
-    def wants(self, kind: str) -> bool:
-        return bool(getattr(self, kind, False))
 
 
 class DeviceNotice(models.Model):
@@ -650,7 +650,7 @@ class DeviceNotice(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     ply = models.PositiveIntegerField()
-    kind = models.CharField(max_length=10)  # turn, invite, over
+    kind = models.CharField(max_length=10)  # a kind of games.notices that comes to devices
     channel = models.CharField(max_length=10, choices=Channel.choices)
     status = models.CharField(
         max_length=10, choices=TurnNotice.Status.choices, default=TurnNotice.Status.PENDING
