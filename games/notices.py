@@ -1,12 +1,12 @@
 """Every kind of notice the site sends, one entry each (STYLE.md habit 22).
 
 A notice tells a player about one event of one game: it became your turn, an invitation, the
-game ended. Its entry says everything the channels need to know about it:
+game ended, an opponent resigned. Its entry says everything the channels need to know about it:
 
 - who is told (``recipients``), and the seat they hold when it is delivered (``seat``);
 - whether it is still news when its task runs (``due``): a turn email is not, once the turn has
-  been played; ``facts`` reads the event back (who invites you), and a notice whose event is
-  gone is not sent;
+  been played; ``facts`` reads the event back (who resigned, whether a take back was accepted),
+  and a notice whose event is gone is not sent;
 - its email: which ``User.email_turns`` settings let it go (``email``; none: no email), when the
   page has shown it instead (``seen``), and its words, the templates ``emails/<kind>.txt``,
   ``.html`` and ``_subject.txt``;
@@ -22,7 +22,7 @@ its words in every language.
 
 A kind's name is stored in TurnNotice.kind and DeviceNotice.kind: it is never renamed. The
 ``number`` of a notice (the ``ply`` of its rows) names its event: the ply at which the turn
-began (the ply of the timed-out turn's start for a timeout or a takeover).
+began, the ply of the resignation, the take back request's id.
 
 Nothing a notice says is secret (R9): the game's name, who sits where, whose turn, links.
 """
@@ -38,7 +38,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.models import Game, NoticeSettings, Seat
+from games.models import Action, Game, NoticeSettings, Seat, TakeBack
 from games.selectors import clock, seating
 from games.selectors.turns import turn_start_ply
 
@@ -48,7 +48,7 @@ INVITE_NUMBER = 0  # an invitation is about the game before its first action
 
 # Which ``User.email_turns`` settings let an email go. "Your turn" only to those who want every
 # turn; reminders to them and to those who want only reminders; news about a game (the computer
-# played for you, an invitation) to everyone but "never". The digest's readers get news
+# played for you, an opponent resigned) to everyone but "never". The digest's readers get news
 # as it happens and their turns once a day (games.jobs.digests).
 EVERY_TURN = frozenset({EmailTurns.EVERY})
 REMINDERS = frozenset({EmailTurns.EVERY, EmailTurns.REMINDERS})
@@ -128,6 +128,16 @@ def _invited(game, seats, about):
     return [s for s in invited if s.user_id not in silenced]
 
 
+def _the_others_still_playing(game, seats, about):
+    """The other players who have not resigned, less those who blocked the one who resigned
+    (no word from a player one has blocked)."""
+    playing = set(game.current_state().playing_seats())
+    others = [s for s in _players(game, seats, about) if s.index != about and s.index in playing]
+    resigner = next((s.user for s in seats if s.index == about and s.user_id), None)
+    silenced = seating.silenced(resigner, [s.user_id for s in others]) if resigner else set()
+    return [s for s in others if s.user_id not in silenced]
+
+
 # -- still news? -------------------------------------------------------------------------------
 
 
@@ -157,7 +167,43 @@ def _over(game, seat, number) -> bool:
     return game.status == Game.Status.FINISHED
 
 
+def _not_away(game, seat, number) -> bool:
+    """News that can wait for a player on vacation: the game's page tells them when they are
+    back (their clocks stand still meanwhile, and nothing asks them to act)."""
+    return not seat.user.on_vacation()
+
+
 # -- what happened -----------------------------------------------------------------------------
+
+
+def _name(seat: Seat) -> str:
+    return str(seat.user) if seat.user_id else seat.label
+
+
+def _who_resigned(game, seats, number) -> dict | None:
+    """The resignation recorded at ply ``number``."""
+    action = Action.objects.filter(game=game, ply=number, taken_back=False).first()
+    if action is None or "resign" not in action.payload:
+        return None
+    seat = next((s for s in seats if s.index == action.seat), None)
+    if seat is None:
+        return None
+    return {"who": _name(seat), "over": game.status == Game.Status.FINISHED}
+
+
+def _takeback_answer(game, seats, number) -> dict | None:
+    """The answer to take back request ``number``: accepted by everyone, or declined by one
+    player (a request that lapsed because the game moved on was not answered: no notice)."""
+    request = TakeBack.objects.filter(pk=number, game=game).first()
+    if request is None or request.status == TakeBack.Status.PENDING:
+        return None
+    if request.status == TakeBack.Status.ACCEPTED:
+        return {"variant": "accepted", "accepted": True, "who": ""}
+    said_no = [int(index) for index, yes in request.answers.items() if not yes]
+    seat = next((s for s in seats if s.index in said_no), None)
+    if seat is None:
+        return None
+    return {"variant": "declined", "accepted": False, "who": _name(seat)}
 
 
 # -- the registry ------------------------------------------------------------------------------
@@ -208,6 +254,31 @@ NOTICES: dict[str, Notice] = {
             due=_over,
             device={"": _("Game over: %(game)s")},
             choice="over",
+        ),
+        # An opponent resigned (games.services.resign): the other players still in the game.
+        Notice(
+            kind="resigned",
+            recipients=_the_others_still_playing,
+            due=_not_away,
+            facts=_who_resigned,
+            email=NEWS,
+            device={"": _("%(name)s resigned: %(game)s")},
+            choice="resigned",
+            choice_stops_email=True,
+        ),
+        # The other players answered your take back request (games.services.takeback).
+        Notice(
+            kind="takeback",
+            recipients=_the_seat,
+            due=_not_away,
+            facts=_takeback_answer,
+            email=NEWS,
+            device={
+                "accepted": _("Your take back was accepted: %(game)s"),
+                "declined": _("%(name)s declined your take back: %(game)s"),
+            },
+            choice="takeback",
+            choice_stops_email=True,
         ),
     ]
 }

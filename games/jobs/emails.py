@@ -119,7 +119,7 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
     seats = list(game.seats.select_related("user"))
     facts = notice.facts(game, seats, ply)
     if facts is None:
-        return "gone"  # the event it tells of is no more
+        return "gone"  # the event it tells of is no more (a take back still unanswered, ...)
     notice_row, _ = TurnNotice.objects.get_or_create(
         seat=seat, ply=ply, kind=kind, defaults={"game": game, "user": user}
     )

@@ -1,5 +1,5 @@
-"""Web Push and chat-webhook notices: "your turn", "invitation", "game over": every kind of
-games.notices with a device line.
+"""Web Push and chat-webhook notices: "your turn", "invitation", "game over", "an opponent
+resigned", "your take back was answered": every kind of games.notices with a device line.
 
 ``tasks.send_push`` / ``tasks.send_webhook`` call ``deliver``, which decides whether the notice is
 still due and wanted, claims it (a DeviceNotice row per player, game, number, kind and channel,

@@ -17,8 +17,8 @@ from games.models import Game, NoticeSettings, PushSubscription, Seat
 
 def told(*, kind: str, game: Game, number: int, about: int | None = None, seats=None) -> list[int]:
     """After commit: the notice ``kind`` about the event ``number`` (games.notices: the ply at
-    which a turn began, ...) to everyone its entry names; ``about``: the seat the event is about
-    (whose turn, whose timeout). ``seats``: the game's seats
+    which a turn began, a resignation's ply, ...) to everyone its entry names; ``about``: the
+    seat the event is about (whose turn, who resigned, who asked). ``seats``: the game's seats
     with their players, where the caller has read them (a move's, under its lock, also carry
     the ``pushes`` and ``hooks`` flags: no query then). Returns the ids of the players told."""
     notice = notices.notice(kind)
