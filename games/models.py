@@ -486,11 +486,13 @@ class ModerationLog(models.Model):
 
 
 class TurnNotice(models.Model):
-    """One email about one turn to one seat's player: claimed before sending, so that a task
-    delivered twice, or retried after the mail went out, never sends it again (games.jobs.emails).
+    """One email about one game event to one seat's player: claimed before sending, so that a
+    task delivered twice, or retried after the mail went out, never sends it again
+    (games.jobs.emails). The kinds are games.notices' entries that come by email.
 
-    ``ply`` is the ply at which the turn began (the seat took control); for "timeout" and
-    "takeover" notices, the ply at which the timed-out turn began.
+    ``ply`` is the notice's number (games.notices): the ply at which the turn began (the seat
+    took control); for "timeout" and "takeover" notices, the ply at which the timed-out turn
+    began; for "resigned", the resignation's ply; for "takeback", the request's id.
     """
 
     class Kind(models.TextChoices):
@@ -499,6 +501,8 @@ class TurnNotice(models.Model):
         TIMEOUT = "timeout", _("The computer played your turn")
         TAKEOVER = "takeover", _("The computer took a seat")
         INVITE = "invite", _("An invitation to a game")
+        RESIGNED = "resigned", _("An opponent resigned")
+        TAKEBACK = "takeback", _("A take back was answered")
 
     class Status(models.TextChoices):
         PENDING = "pending", "Not sent (yet)"  # created, or released after a failed attempt
@@ -619,8 +623,10 @@ class PushSubscription(models.Model):
 
 
 class NoticeSettings(models.Model):
-    """Which notices a player wants on their devices and chat webhook (games.jobs.push): "your
-    turn", "invitation", "game over". A player without a row wants all three."""
+    """The player's boxes on the Notifications page: which notices they want on their devices
+    and chat webhook (games.jobs.push), each named by a kind of games.notices (``choice``). A
+    player without a row wants them all. The boxes of kinds added since "game over" also stop
+    the kind's email (``Notice.choice_stops_email``)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_settings"
@@ -628,14 +634,21 @@ class NoticeSettings(models.Model):
     turn = models.BooleanField(_("When it is my turn"), default=True)
     invite = models.BooleanField(_("When I am invited to a game"), default=True)
     over = models.BooleanField(_("When a game of mine ends"), default=True)
+    resigned = models.BooleanField(
+        _("When an opponent resigns"),
+        default=True,
+        help_text=_("On your devices and by email."),
+    )
+    takeback = models.BooleanField(
+        _("When the other players answer my take back request"),
+        default=True,
+        help_text=_("On your devices and by email."),
+    )
     # Discord- or Slack-compatible incoming webhook (https), or blank.
     webhook_url = models.URLField(_("Chat webhook URL"), max_length=500, blank=True)
 
     def __str__(self) -> str:
         return f"notices of {self.user}"
-
-    def wants(self, kind: str) -> bool:
-        return bool(getattr(self, kind, False))
 
 
 class DeviceNotice(models.Model):
@@ -650,7 +663,7 @@ class DeviceNotice(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     ply = models.PositiveIntegerField()
-    kind = models.CharField(max_length=10)  # turn, invite, over
+    kind = models.CharField(max_length=10)  # a kind of games.notices that comes to devices
     channel = models.CharField(max_length=10, choices=Channel.choices)
     status = models.CharField(
         max_length=10, choices=TurnNotice.Status.choices, default=TurnNotice.Status.PENDING

@@ -73,7 +73,7 @@ def deliver(*, user_id: int, day: str) -> str:
     user = User.objects.filter(pk=user_id).first()
     if user is None or user.email_turns != User.EmailTurns.DIGEST:
         return "declined"
-    if not emails.wants(user, "digest"):
+    if not emails.reachable(user):
         return "declined"
     notice, _ = DigestNotice.objects.get_or_create(user=user, day=date.fromisoformat(day))
     now = timezone.now()

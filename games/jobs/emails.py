@@ -1,16 +1,12 @@
-"""Turn emails: whose turn it is and a link, never what is hidden (R9).
+"""Notice emails: whose turn it is, news about a game, and a link; never what is hidden (R9).
 
 ``tasks.send_turn_email`` calls ``deliver``, which decides whether an email is due and wanted,
-claims it (a TurnNotice row per seat, turn and kind, taken with a conditional update) and sends
+claims it (a TurnNotice row per seat, number and kind, taken with a conditional update) and sends
 it. A duplicate delivery of the task, or a retry after the mail went out, finds the claim taken
 and sends nothing; a failed send releases the claim so that the retry may try again.
 
-Kinds: "turn" (it became your turn; queued a grace period after the turn began, sent only if the
-player was not at the board meanwhile: ``at_the_board``), "reminder" (your turn has waited
-``reminder_hours``), "timeout" (the computer played your overdue turn), "takeover" (after three
-timeouts in a row the computer plays a seat for the rest of the game: told to everyone seated),
-"invite" (a seat in a game not started yet awaits your answer: ``tasks.send_invite_email`` calls
-``invite``).
+What each kind is, who wants it, when it is still due and when the page has shown it instead:
+its entry in games.notices. "invite" comes by ``tasks.send_invite_email`` (``invite``).
 """
 
 from __future__ import annotations
@@ -28,14 +24,14 @@ from django.urls import reverse
 from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext, ngettext, pgettext
 
-from accounts.models import User
 from accounts.tokens import unsubscribe_token, unsubscribe_user_id  # noqa: F401  (re-exported)
-from games import selectors
+from games import notices, selectors
 from games.jobs import push
 from games.live import presence
 from games.models import Game, Seat, TurnNotice
+from games.notices import Notice, Seen
 from games.selectors import clock
-from games.selectors.turns import TIMEOUTS_BEFORE_TAKEOVER, turn_start_ply
+from games.selectors.turns import TIMEOUTS_BEFORE_TAKEOVER
 
 Kind = TurnNotice.Kind
 
@@ -53,57 +49,57 @@ def absolute(path: str) -> str:
 # -- who gets what --------------------------------------------------------------------------
 
 
-def wants(user, kind: str) -> bool:
-    """The user's own preference, an active account and a verified primary address."""
-    if not user.is_active or not user.email:
-        return False
-    if kind == Kind.TURN:
-        wanted = user.email_turns == User.EmailTurns.EVERY
-    elif kind == Kind.REMINDER:
-        wanted = user.email_turns in (User.EmailTurns.EVERY, User.EmailTurns.REMINDERS)
-    else:  # invitations, timeouts, takeovers: news about a game, silenced only by "never"
-        wanted = user.email_turns != User.EmailTurns.NEVER
+def reachable(user) -> bool:
+    """An active account with a verified primary address."""
     return (
-        wanted
+        user.is_active
+        and bool(user.email)
         and EmailAddress.objects.filter(
             user=user, email__iexact=user.email, primary=True, verified=True
         ).exists()
     )
 
 
+def wants(user, kind: str) -> bool:
+    """The user's own preferences (their turn emails setting, and for kinds whose box stops the
+    email, that box) and a reachable address."""
+    notice = notices.notice(kind)
+    if user.email_turns not in notice.email:
+        return False
+    if notice.choice_stops_email and not notices.chosen(notices.boxes(user), notice):
+        return False
+    return reachable(user)
+
+
 def still_due(game: Game, seat: Seat, ply: int, kind: str) -> bool:
-    """A turn or reminder email is about a turn that is still waiting for this seat."""
-    if kind == Kind.INVITE:  # still invited to a game that has not started
-        return game.status == Game.Status.OPEN and seat.kind == Seat.Kind.INVITED
-    if kind not in (Kind.TURN, Kind.REMINDER):
-        return True  # timeouts and takeovers report something that happened
-    if game.status != Game.Status.ACTIVE or seat.is_ai or game.to_move_seat != seat.index:
-        return False
-    if kind == Kind.REMINDER and not clock.reminder_due(game, seat, timezone.now()):
-        return False
-    return turn_start_ply(game.pk, seat.index) == ply
+    """The news is still news (games.notices: a turn still waits for this seat, an invitation
+    is still open, ...)."""
+    return notices.notice(kind).due(game, seat, ply)
 
 
 def at_the_board(game: Game, user, kind: str) -> bool:
-    """Whether the player sees this news on a page instead (games.live.presence): for a turn,
-    if they were at the board at any moment since it began (the email is sent a grace period
-    later, ``TURN_EMAIL_GRACE_SECONDS``); for a reminder, a timeout or a takeover, if they are
-    now. Never for an invitation, nor for a player who asked for emails even then."""
-    if kind == Kind.INVITE or user.email_when_open:
+    """Whether the player sees this news on a page instead (games.live.presence), as the kind's
+    entry says (``Notice.seen``): for a turn, if they were at the board at any moment since it
+    began (the email is sent a grace period later, ``TURN_EMAIL_GRACE_SECONDS``); for other
+    news, if they are now. Never for an invitation, nor for a player who asked for emails even
+    then."""
+    seen = notices.notice(kind).seen
+    if seen == Seen.NEVER or user.email_when_open:
         return False
-    if kind == Kind.TURN and game.turn_started_at is not None:
+    if seen == Seen.SINCE_TURN and game.turn_started_at is not None:
         return presence.is_attentive(user.pk, since=game.turn_started_at.timestamp())
     return presence.is_attentive(user.pk)
 
 
 def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | None = None) -> str:
-    """Send one notice at most once; returns what happened (for logs and tests)."""
-    if kind not in Kind.values:
-        raise ValueError(f"unknown notice kind {kind!r}")
+    """Send one notice at most once; returns what happened (for logs and tests). ``ply`` is
+    the notice's number (games.notices)."""
+    notice = notices.notice(kind)
+    if not notice.email:
+        raise ValueError(f"notice kind {kind!r} has no email")
     game = Game.objects.filter(pk=game_id).first()
-    seat_kind = Seat.Kind.INVITED if kind == Kind.INVITE else Seat.Kind.HUMAN
     seat = (
-        game.seats.select_related("user").filter(user_id=user_id, kind=seat_kind).first()
+        game.seats.select_related("user").filter(user_id=user_id, kind=notice.seat).first()
         if game is not None
         else None
     )
@@ -112,7 +108,7 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
     user = seat.user
     if not still_due(game, seat, ply, kind):
         return "played"
-    if kind in (Kind.TURN, Kind.REMINDER, Kind.INVITE) and push.replaces_email(user, kind):
+    if push.replaces_email(user, kind):
         return "pushed"  # the player's devices are told instead (games.jobs.push)
     if not wants(user, kind):
         return "declined"
@@ -120,12 +116,16 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
         # The page shows it (the board, a toast). A reminder is looked for again by the next
         # scan, so it goes out once the player has left without moving.
         return "online"
-    notice, _ = TurnNotice.objects.get_or_create(
+    seats = list(game.seats.select_related("user"))
+    facts = notice.facts(game, seats, ply)
+    if facts is None:
+        return "gone"  # the event it tells of is no more (a take back still unanswered, ...)
+    notice_row, _ = TurnNotice.objects.get_or_create(
         seat=seat, ply=ply, kind=kind, defaults={"game": game, "user": user}
     )
     now = timezone.now()
     claimed = (
-        TurnNotice.objects.filter(pk=notice.pk)
+        TurnNotice.objects.filter(pk=notice_row.pk)
         .filter(
             Q(status=TurnNotice.Status.PENDING)
             | Q(status=TurnNotice.Status.SENDING, claimed_at__lt=now - CLAIM_LEASE)
@@ -135,20 +135,23 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
     if claimed != 1:  # sent already, or being sent by another delivery of the task
         return "duplicate"
     try:
-        turn_message(game=game, seat=seat, kind=kind, about=about).send()
+        message = turn_message(
+            game=game, seat=seat, kind=kind, about=about, facts=facts, seats=seats
+        )
+        message.send()
     except BaseException:
         # Release the claim: the task's retry (or a later delivery) may send it.
-        TurnNotice.objects.filter(pk=notice.pk, status=TurnNotice.Status.SENDING).update(
+        TurnNotice.objects.filter(pk=notice_row.pk, status=TurnNotice.Status.SENDING).update(
             status=TurnNotice.Status.PENDING
         )
         raise
-    TurnNotice.objects.filter(pk=notice.pk).update(
+    TurnNotice.objects.filter(pk=notice_row.pk).update(
         status=TurnNotice.Status.SENT, sent_at=timezone.now()
     )
     return "sent"
 
 
-INVITE_PLY = 0  # an invitation is about the game before its first action
+INVITE_PLY = notices.INVITE_NUMBER
 
 
 def invite(*, game_id: int, user_id: int) -> str:
@@ -203,19 +206,34 @@ class OneLineHeader(UnstructuredHeader, BaseHeader):
         return (type(self), (self.name, str(self)))
 
 
-def turn_message(*, game: Game, seat: Seat, kind: str, about: int | None = None):
-    """The email for one notice: subject, text and HTML parts, unsubscribe headers, in the
-    recipient's language (``User.email_language``), whoever's request or task builds it.
+def turn_message(
+    *,
+    game: Game,
+    seat: Seat,
+    kind: str,
+    about: int | None = None,
+    facts: dict | None = None,
+    seats: list[Seat] | None = None,
+):
+    """The email for one notice: subject, text and HTML parts (the kind's templates,
+    ``Notice.templates``), unsubscribe headers, in the recipient's language
+    (``User.email_language``), whoever's request or task builds it. ``facts``: what the kind's
+    entry read back about its event (``Notice.facts``), given to the templates as they are;
+    ``seats``: the game's seats with their players, where the caller has read them.
 
     Only public facts: the game's settings, who sits where, whose turn, the deadline, links.
     """
+    notice = notices.notice(kind)
     with translation.override(seat.user.email_language()):
-        return _turn_message(game=game, seat=seat, kind=kind, about=about)
+        if seats is None:
+            seats = list(game.seats.select_related("user"))
+        return _turn_message(game, seat, seats, notice, about=about, facts=facts or {})
 
 
-def _turn_message(*, game: Game, seat: Seat, kind: str, about: int | None):
+def _turn_message(
+    game: Game, seat: Seat, seats: list[Seat], notice: Notice, *, about: int | None, facts: dict
+):
     user = seat.user
-    seats = list(game.seats.select_related("user"))
     about_seat = next((s for s in seats if s.index == about), seat)
     unsubscribe_url = absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
     context = {
@@ -237,16 +255,18 @@ def _turn_message(*, game: Game, seat: Seat, kind: str, about: int | None):
         "rated": game.rated,
         "unsubscribe_url": unsubscribe_url,
         "settings_url": absolute(reverse("settings")),
+        **facts,
     }
+    subject_template, text_template, html_template = notice.templates
     # The subject names the game as its page does ("alice vs bob · Shuffle"), so that a player
     # with several games sees which one; the text says the mode and who else plays.
     subject = render_to_string(
-        f"emails/{kind}_subject.txt", {**context, "title": selectors.game_name(game, seats)}
+        subject_template, {**context, "title": selectors.game_name(game, seats)}
     )
     subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split())
     message = EmailMultiAlternatives(
         subject=subject,
-        body=render_to_string(f"emails/{kind}.txt", context),
+        body=render_to_string(text_template, context),
         to=[user.email],
         headers={
             # RFC 2369 and RFC 8058: mail clients offer an unsubscribe button that POSTs here.
@@ -255,5 +275,5 @@ def _turn_message(*, game: Game, seat: Seat, kind: str, about: int | None):
             "Auto-Submitted": "auto-generated",  # RFC 3834: no out-of-office replies, please
         },
     )
-    message.attach_alternative(render_to_string(f"emails/{kind}.html", context), "text/html")
+    message.attach_alternative(render_to_string(html_template, context), "text/html")
     return message

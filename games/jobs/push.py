@@ -1,19 +1,20 @@
-"""Web Push and chat-webhook notices: "your turn", "invitation", "game over" (issue #27.3).
+"""Web Push and chat-webhook notices: "your turn", "invitation", "game over", "an opponent
+resigned", "your take back was answered": every kind of games.notices with a device line.
 
 ``tasks.send_push`` / ``tasks.send_webhook`` call ``deliver``, which decides whether the notice is
-still due and wanted, claims it (a DeviceNotice row per player, game, ply, kind and channel, taken
-with a conditional update, as the turn emails' TurnNotice) and sends it. A duplicate delivery or a
-retry after it went out finds the claim taken; a failed send releases the claim and raises, so the
-task retries with backoff. Nothing here runs in a request: a slow or dead push service never holds
-a move up.
+still due and wanted, claims it (a DeviceNotice row per player, game, number, kind and channel,
+taken with a conditional update, as the turn emails' TurnNotice) and sends it. A duplicate delivery
+or a retry after it went out finds the claim taken; a failed send releases the claim and raises, so
+the task retries with backoff. Nothing here runs in a request: a slow or dead push service never
+holds a move up.
 
-Policy: a notice goes to a player's devices (and webhook) per their ``NoticeSettings`` (all three
-kinds when they have none), never while a page of the site is open for them (the page shows it),
-and it replaces the email of the same news (``replaces_email``, asked by games.jobs.emails) when
-the player has a subscribed device.
+Policy: a notice goes to a player's devices (and webhook) per their boxes on the Notifications
+page (``NoticeSettings``; all of them when they have none), never while a page of the site is
+open for them (the page shows it), and it replaces the email of the same news
+(``replaces_email``, asked by games.jobs.emails) when the player has a subscribed device.
 
-What a notice says: the game's title and a link. Never a hand, a pile or the seed (R9): the
-payload is built from the game's public settings only.
+What a notice says: its kind's device line (games.notices) with the game's name, and a link.
+Never a hand, a pile or the seed (R9): the payload is built from the game's public settings only.
 
 VAPID (RFC 8292) keys: ``settings.VAPID_PRIVATE_KEY`` (base64url), the public key derived from
 it; ``manage.py vapid_key`` prints a new one.
@@ -33,16 +34,13 @@ from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext
 
-from games import selectors
+from games import notices, selectors
 from games.live import presence
-from games.models import DeviceNotice, Game, NoticeSettings, PushSubscription, Seat, TurnNotice
-from games.selectors.turns import turn_start_ply
+from games.models import DeviceNotice, Game, PushSubscription, TurnNotice
 from games.selectors.vapid import new_private_key, private_key, public_key  # noqa: F401
 
 log = logging.getLogger(__name__)
-KINDS = ("turn", "invite", "over")
 TIMEOUT = 10  # seconds a push service or a chat app may take
 TTL = 24 * 3600  # a push service keeps an undelivered notice a day
 CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this belongs to a worker that died
@@ -55,50 +53,25 @@ class Failed(Exception):
 # -- who gets what -------------------------------------------------------------------------------
 
 
-def prefs(user) -> NoticeSettings:
-    return NoticeSettings.objects.filter(user=user).first() or NoticeSettings(user=user)
-
-
 def replaces_email(user, kind: str) -> bool:
     """Whether a push notice goes out instead of the email of this news: the player has a
-    subscribed device and wants this kind on it (turn emails' "turn" and "reminder" count as
-    "turn"; an invitation as "invite")."""
-    kind = {"reminder": "turn"}.get(kind, kind)
-    if kind not in KINDS or not private_key():
+    subscribed device and has ticked the kind's box (games.notices: a reminder's box is the
+    turn's, whose notice came at the turn's start)."""
+    notice = notices.notice(kind)
+    if notice.choice is None or not private_key():
         return False
-    return prefs(user).wants(kind) and PushSubscription.objects.filter(user=user).exists()
-
-
-def still_due(game: Game, user_id: int, ply: int, kind: str) -> bool:
-    """The news is still news: the turn still waits for the player, the invitation is still
-    open, the game is over."""
-    if kind == "over":
-        return game.status == Game.Status.FINISHED
-    if kind == "invite":
-        return (
-            game.status == Game.Status.OPEN
-            and game.seats.filter(user_id=user_id, kind=Seat.Kind.INVITED).exists()
-        )
-    seat = game.seats.filter(user_id=user_id, kind=Seat.Kind.HUMAN).first()
-    return bool(
-        seat is not None
-        and game.status == Game.Status.ACTIVE
-        and not seat.is_ai
-        and game.to_move_seat == seat.index
-        and turn_start_ply(game.pk, seat.index) == ply
+    return (
+        notices.chosen(notices.boxes(user), notice)
+        and PushSubscription.objects.filter(user=user).exists()
     )
 
 
-def message(game: Game, user, kind: str) -> dict:
-    """The notice: a title, a line and the game's address, in the player's language. Only the
-    game's public settings (R9)."""
+def message(game: Game, user, kind: str, facts: dict) -> dict:
+    """The notice: a title, the kind's line and the game's address, in the player's language.
+    Only the game's public settings (R9)."""
     with translation.override(user.email_language()):
-        title = selectors.game_name(game)  # as its page names it: "alice vs bob · Shuffle"
-        text = {
-            "turn": gettext("Your turn: %(game)s"),
-            "invite": gettext("%(name)s invites you to a game: %(game)s"),
-            "over": gettext("Game over: %(game)s"),
-        }[kind] % {"game": title, "name": game.created_by}
+        # The game as its page names it: "alice vs bob · Shuffle".
+        text = notices.notice(kind).device_text(facts, selectors.game_name(game))
     url = settings.SITE_URL + reverse("game", args=[game.public_id])
     return {"title": "Blokus Shuffle", "body": text, "url": url, "tag": f"game-{game.public_id}"}
 
@@ -107,20 +80,27 @@ def message(game: Game, user, kind: str) -> dict:
 
 
 def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) -> str:
-    """Send one notice at most once on one channel; returns what happened (logs and tests)."""
-    if kind not in KINDS or channel not in DeviceNotice.Channel.values:
+    """Send one notice at most once on one channel; returns what happened (logs and tests).
+    ``ply`` is the notice's number (games.notices)."""
+    notice = notices.notice(kind)
+    if not notice.device or channel not in DeviceNotice.Channel.values:
         raise ValueError(f"unknown notice {kind!r} on {channel!r}")
     game = Game.objects.filter(pk=game_id).select_related("created_by").first()
-    if game is None or not game.seats.filter(user_id=user_id).exists():
+    seats = list(game.seats.select_related("user")) if game is not None else []
+    if not any(s.user_id == user_id for s in seats):
         return "gone"
-    user = game.seats.filter(user_id=user_id).select_related("user").first().user
-    if not user.is_active or not still_due(game, user_id, ply, kind):
+    seat = next((s for s in seats if s.user_id == user_id and s.kind == notice.seat), None)
+    user = next(s.user for s in seats if s.user_id == user_id)
+    if seat is None or not user.is_active or not notice.due(game, seat, ply):
         return "played"
-    wanted = prefs(user)
-    if not wanted.wants(kind):
+    wanted = notices.boxes(user)
+    if not notices.chosen(wanted, notice):
         return "declined"
     if presence.is_attentive(user_id):
         return "online"  # the player is at the board (a visible page, recent input): it shows it
+    facts = notice.facts(game, seats, ply)
+    if facts is None:
+        return "gone"  # the event it tells of is no more
     if channel == DeviceNotice.Channel.PUSH:
         devices = list(PushSubscription.objects.filter(user=user))
         if not devices or not private_key():
@@ -144,7 +124,7 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) ->
     )
     if claimed != 1:
         return "duplicate"
-    body = message(game, user, kind)
+    body = message(game, user, kind, facts)
     try:
         if channel == DeviceNotice.Channel.PUSH:
             sent = sum(_push(device, body) for device in devices)

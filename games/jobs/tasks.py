@@ -59,7 +59,7 @@ PUSH_TASK = {"autoretry_for": (push.Failed,), "retry_backoff": True, "max_retrie
 
 @shared_task(name="games.tasks.send_push", **PUSH_TASK)
 def send_push(game_id: int, ply: int, user_id: int, kind: str) -> str:
-    """A Web Push notice ("turn", "invite", "over") to the player's devices; at most once."""
+    """A Web Push notice (a kind of games.notices) to the player's devices; at most once."""
     return push.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, channel="push")
 
 

@@ -8,7 +8,7 @@
 - ``chat``: posts and reports; ``ratings``: results and ratings as a game ends;
 - ``resign``: a player resigns (any time after the setup round); ``takeback``: a take back asked
   for and answered (unrated games); ``devices``: Web Push devices and notice settings;
-  ``notify``: push and webhook notices queued after a commit;
+  ``notify``: notices (games.notices) queued after a commit;
 - ``errors``: the refusals, each with its HTTP status.
 
 Views, jobs and the admin call these functions; nothing else saves a Game, a Seat or an Action.

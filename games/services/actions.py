@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,9 +19,6 @@ from games.models import Action, Game, Seat
 from games.selectors import hot
 from games.services import notify, ratings
 from games.services.errors import Conflict, NotAllowed, NotFound, Refused, StalePly
-
-User = get_user_model()
-
 
 # The fields of the game row a move changes (the rest is written once, at creation or start).
 CHANGED_BY_A_MOVE = ["ply", "state", "turn_started_at", "to_move_seat", "status", "finished_at"]
@@ -243,44 +238,24 @@ def after_change(
     # computer turn is queued again by the sweep (games.jobs.deadlines.sweep, within a minute), a
     # lost nudge is made up by the pages' keepalive and resync (static/js/live.js).
     transaction.on_commit(lambda: nudges.game_changed(public_id, ply), robust=True)
+    at_table = list(seats.values()) if seats is not None else None
     if state.over:
-        if seats is not None:
-            humans = [s.user_id for s in seats.values() if s.kind == Seat.Kind.HUMAN]
-        else:
-            humans = game.seats.filter(kind=Seat.Kind.HUMAN).values_list("user_id", flat=True)
-        notify.devices_told(
-            game_id=game_id,
-            ply=ply,
-            user_ids=list(humans),
-            kind="over",
-            seats=seats.values() if seats else (),
-        )
+        notify.told(kind="over", game=game, number=ply, seats=at_table)
         return
     if seats is not None:
         seat = seats[state.controller()]
     else:
-        seat = game.seats.select_related("user").get(index=state.controller())
+        at_table = list(game.seats.select_related("user"))
+        seat = next(s for s in at_table if s.index == state.controller())
     if seat.is_ai:
         transaction.on_commit(lambda: jobs.queue("ai_play", game_id, ply), robust=True)
     elif seat.user_id is not None and turn_changed:
-        at_table = None if seats is None else list(seats.values())
         user_id, title = seat.user_id, nudges.turn_title(game, at_table)
         language = seat.user.email_language()
         transaction.on_commit(
             lambda: nudges.your_turn(user_id, public_id, title, language), robust=True
         )
-        notify.devices_told(
-            game_id=game_id, ply=ply, user_ids=[user_id], kind="turn", seats=at_table or ()
-        )
-        if seat.user.email_turns == User.EmailTurns.EVERY:
-            # ``ply`` is where this turn begins: the task sends nothing once it has been played,
-            # nor if the player was at the board during the grace period (jobs.emails).
-            # Robust: a mail server that is down must not turn a committed move into an error.
-            # Published after the answer (jobs.queue_later_soon): a turn email may wait a moment.
-            grace = settings.TURN_EMAIL_GRACE_SECONDS
-            transaction.on_commit(
-                lambda: jobs.queue_later_soon(
-                    "send_turn_email", grace, game_id, ply, user_id, "turn"
-                ),
-                robust=True,
-            )
+        # ``ply`` is where this turn begins: the tasks send nothing once it has been played.
+        # Robust (notify): a mail server that is down must not turn a committed move into an
+        # error.
+        notify.told(kind="turn", game=game, number=ply, about=seat.index, seats=at_table)

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from games import notices
 from games.models import NoticeSettings, PushSubscription
 from games.services.errors import GameError
 
@@ -49,13 +50,16 @@ def webhook_refusal(url: str) -> str:
     return _("the webhook URL must start with https://")
 
 
-def notice_settings_save(*, user, turn: bool, invite: bool, over: bool, webhook_url: str):
-    """Save which notices ``user`` wants on their devices and webhook."""
+def notice_settings_save(*, user, boxes: dict[str, bool], webhook_url: str):
+    """Save which notices ``user`` wants (``boxes``: a box of games.notices' ``choices`` ->
+    ticked; a box left out keeps its value) and their webhook."""
     refusal = webhook_refusal(webhook_url)
     if refusal:
         raise GameError(refusal)
+    unknown = set(boxes) - set(notices.choices())
+    if unknown:
+        raise ValueError(f"no such notice settings: {sorted(unknown)}")
     row, _created = NoticeSettings.objects.update_or_create(
-        user=user,
-        defaults={"turn": turn, "invite": invite, "over": over, "webhook_url": webhook_url},
+        user=user, defaults={**{k: bool(v) for k, v in boxes.items()}, "webhook_url": webhook_url}
     )
     return row

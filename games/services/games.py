@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine, jobs
+from games import engine, jobs, notices
 from games.live import nudges
 from games.models import Game, Seat
 from games.selectors import seating
@@ -162,18 +162,23 @@ def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
 
 
 def _invitations_sent(game: Game, user_ids: list[int]) -> None:
-    """After commit: each invited player gets an email (as their preferences say: "never"
-    silences it) and, if on the site, a notice on whatever page they are on. The lobby lists
-    the invitation too (selectors.invitations), with Accept and Decline."""
+    """After commit: each invited player the invitation's entry names (games.notices: not those
+    who blocked the creator, who hear no word of it) gets an email (as their preferences say:
+    "never" silences it), a notice on whatever page they are on, and one on their devices and
+    webhook. The lobby lists the invitation too (selectors.invitations), with Accept and
+    Decline. The email keeps its own task (``send_invite_email``)."""
+    if not user_ids:
+        return
     game_id, public_id = game.pk, game.public_id
     title = nudges.invited_title(game.created_by)
-    silenced = seating.silenced(game.created_by, user_ids)  # they blocked the creator: no word
-    for user_id in [u for u in user_ids if u not in silenced]:
+    invited = notices.notice("invite").recipients(game, list(game.seats.all()), None)
+    told = [seat.user_id for seat in invited]
+    for user_id in told:
         transaction.on_commit(
             lambda u=user_id: jobs.queue("send_invite_email", game_id, u), robust=True
         )
         transaction.on_commit(lambda u=user_id: nudges.your_turn(u, public_id, title), robust=True)
-    notify.devices_told(game_id=game_id, ply=0, user_ids=user_ids, kind="invite")
+    notify.devices_told(game_id=game_id, ply=notices.INVITE_NUMBER, user_ids=told, kind="invite")
 
 
 def rematch_seats(game: Game, user) -> list[SeatSpec]:

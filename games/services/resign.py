@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.engine import IllegalAction
 from games.models import Game, Seat
+from games.services import notify
 from games.services.actions import after_change, locked, record
 from games.services.errors import Conflict, NotAllowed, Refused
 
@@ -42,6 +43,7 @@ def game_resign(*, game: Game, user) -> Game:
         record(game, new, seat=seat.index, user=user, action=action, out_of_turn=out)
         game.save()
         after_change(game, new, turn_changed=new.controller() != before)
+        notify.told(kind="resigned", game=game, number=game.ply, about=seat.index)
     return game
 
 

@@ -29,6 +29,7 @@ from games import engine
 from games.live import nudges
 from games.models import Action, Game, Seat, TakeBack
 from games.selectors.takebacks import about_now, draw2_drew, last_move, pending, rebuilt
+from games.services import notify
 from games.services.actions import after_change, locked
 from games.services.errors import Conflict, NotAllowed, Refused
 
@@ -109,10 +110,12 @@ def takeback_answer(*, game: Game, user, accept: bool) -> TakeBack:
             request.status, request.decided_at = TakeBack.Status.DECLINED, timezone.now()
             request.save(update_fields=["answers", "status", "decided_at"])
             _refetch(game)
+            notify.told(kind="takeback", game=game, number=request.pk, about=request.seat)
             return request
         request.save(update_fields=["answers"])
         if all(request.answers.get(str(s.index)) for s in answerers):
             _take_back(game, request, rebuilt(game, request.from_ply))
+            notify.told(kind="takeback", game=game, number=request.pk, about=request.seat)
         else:
             _refetch(game)
     return request

@@ -8,10 +8,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import jobs
 from games.models import Game, Seat
 from games.selectors import clock
 from games.selectors.turns import TIMEOUTS_BEFORE_TAKEOVER, turn_start_ply
+from games.services import notify
 from games.services.actions import locked, owned_key, submit
 from games.services.errors import NotAllowed
 
@@ -74,27 +74,11 @@ def turn_timeout(*, game: Game, ply: int, plan: list[dict]) -> bool:
             if result.duplicate:  # cannot happen under the lock; never loop on it
                 break
             game = Game.objects.get(pk=game.pk)
-        game_id, user_id = game.pk, seat.user_id
         if seat.timeouts_in_row < TIMEOUTS_BEFORE_TAKEOVER:
-            transaction.on_commit(
-                lambda: jobs.queue("send_turn_email", game_id, began, user_id, "timeout"),
-                robust=True,
-            )
+            notify.told(kind="timeout", game=game, number=began, about=seat.index)
             return True
         seat.ai_takeover, seat.ai_level = True, TIMEOUT_LEVEL
         seat.save(update_fields=["ai_takeover", "ai_level"])
-        # Everyone seated is told, the player whose seat it was first.
-        told = [user_id] + [
-            s.user_id
-            for s in game.seats.filter(kind=Seat.Kind.HUMAN).exclude(pk=seat.pk)
-            if s.user_id is not None
-        ]
-        about = seat.index
-        for recipient in told:
-            transaction.on_commit(
-                lambda recipient=recipient: jobs.queue(
-                    "send_turn_email", game_id, began, recipient, "takeover", about=about
-                ),
-                robust=True,
-            )
+        # Everyone seated is told, the player whose seat it was first (games.notices).
+        notify.told(kind="takeover", game=game, number=began, about=seat.index)
     return True

@@ -18,6 +18,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.models import NoticeSettings, PushSubscription
+from games.notices import choices as notice_choices
 from games.selectors import vapid
 from games.services import GameError
 from games.services.devices import (
@@ -30,14 +31,19 @@ SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
 
 
 class NoticeForm(forms.ModelForm):
+    """A box per kind of notice (games.notices' ``choices``) and the chat webhook."""
+
     class Meta:
         model = NoticeSettings
-        fields = ["turn", "invite", "over", "webhook_url"]
+        fields = [*notice_choices(), "webhook_url"]
         widgets = {
             "webhook_url": forms.URLInput(
                 attrs={"style": "width: 100%; max-width: 40rem", "placeholder": "https://"}
             )
         }
+
+    def boxes(self):
+        return [self[name] for name in notice_choices()]
 
 
 @login_required
@@ -46,8 +52,13 @@ def notices(request):
     row = NoticeSettings.objects.filter(user=request.user).first() or NoticeSettings()
     form = NoticeForm(request.POST or None, instance=row)
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
-            notice_settings_save(user=request.user, **form.cleaned_data)
+            notice_settings_save(
+                user=request.user,
+                boxes={name: data[name] for name in notice_choices()},
+                webhook_url=data["webhook_url"],
+            )
         except GameError as exc:
             form.add_error("webhook_url", str(exc))
         else:
