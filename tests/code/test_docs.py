@@ -73,7 +73,6 @@ NOT_YET = frozenset(
         "games/ai/mcts/choose.py",
         "games/jobs/analyser.py",
         "games/jobs/emails.py",
-        "games/jobs/push.py",
         "games/models.py",
         "games/presenters/analysis.py",
         "games/presenters/game_list.py",
