@@ -1,4 +1,4 @@
-"""Game page GET: server CPU in-process (issue 9's "game page GET <= 8 ms of server CPU").
+"""Game page GET: server CPU in-process (the goal "game page GET <= 8 ms of server CPU").
 
     DEBUG=false DATABASE_URL=postgres://postgres@127.0.0.1:5432/blokus_load \\
       REDIS_URL=redis://127.0.0.1:6379/3 SECRET_KEY=x ALLOWED_HOSTS=127.0.0.1 \\

@@ -193,7 +193,7 @@ class OneLineHeader(UnstructuredHeader, BaseHeader):
     """A header written on one line (up to RFC 5322's 998 characters), never folded.
 
     The email package folds a header past 78 characters, and a URL has no space to fold at, so
-    it rewrites the URL as RFC 2047 encoded words (CPython issue #85725). Those are not allowed
+    it rewrites the URL as RFC 2047 encoded words (CPython gh-85725). Those are not allowed
     in List-Unsubscribe, and Gmail then ignores the header: no unsubscribe button. Django passes
     a str subclass through to the message unchanged, and the email package folds a header
     object with its own ``fold``.

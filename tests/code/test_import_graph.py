@@ -1,7 +1,7 @@
 """The import graph of the project's apps: no circle among the modules of ``games`` (an import
 inside a function counts too: a circle held together by imports at call time is still a circle),
 ``accounts`` imports nothing from ``games``, and the layers of ``games`` import one another only
-along the arrows of ``ALLOWED`` (issue #22, STYLE.md habit 16).
+along the arrows of ``ALLOWED`` (STYLE.md habit 16; docs/ARCHITECTURE.md restates the table).
 
 Every ``import`` statement of every module is read with ``ast`` (migrations and tests aside).
 """

@@ -1,4 +1,4 @@
-"""Turn emails and the player at the board (issue #26, item 2), in Chromium.
+"""Turn emails and the player at the board, in Chromium.
 
 Bob plays alice in a live game. His pages report over their user socket whether they are visible
 and when they last had input (static/js/live.js, games/live/presence.py); a "your turn" email

@@ -277,7 +277,7 @@ def test_the_scan_query_is_a_few_statements_however_many_games(
 
 
 def test_the_timeout_move_is_chosen_before_the_game_is_locked(duel, monkeypatch):
-    """Issue 14: a slow choice must not hold the game's row (ai_play does the same)."""
+    """A slow choice must not hold the game's row (ai_play does the same)."""
     from games.services import timeouts
 
     events = []
