@@ -105,8 +105,8 @@ def submit(
     """
     by_ai = user is None
     with transaction.atomic():
-        # One read, the cheapest a move can make: the game's row locked, with its seats, their players and
-        # what the turn notice needs (notify.devices_told).
+        # One read, the cheapest a move can make: the game's row locked, with its seats, their
+        # players and what the turn notice needs (notify.devices_told).
         found = hot.locked_with_seats(game.public_id)
         if found is None:
             raise NotFound(_("no such game"))
