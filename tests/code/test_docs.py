@@ -366,3 +366,22 @@ def test_the_checks_can_fail(tmp_path):
         "b.py cites no issue number (or is gone): take it out of NOT_YET",
         "gone.py cites no issue number (or is gone): take it out of NOT_YET",
     ]
+
+
+def test_the_architecture_page_restates_the_import_graph_table():
+    """docs/ARCHITECTURE.md's table of layers is the import-graph test's ``ALLOWED``, row for
+    row: a new arrow in the code's table is a new word on the page, and the other way round."""
+    from tests.code.test_import_graph import ALLOWED
+
+    page = (DOCS / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(games\.\w+)` \| (.*?) \|$", page, re.M))
+    written = {
+        layer: {f"games.{name}" for name in re.findall(r"`(\w+(?:\.\w+)?)`", arrows)}
+        - {"games.games.jobs"}
+        for layer, arrows in rows.items()
+    }
+    for layer, arrows in rows.items():
+        if "`games.jobs`" in arrows:  # "the package games.jobs itself"
+            written[layer].add("games.jobs")
+    # (the package's own __init__, which imports nothing, is not a layer of the page)
+    assert written == {layer: set(a) for layer, a in ALLOWED.items() if layer != "games"}
