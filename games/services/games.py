@@ -150,7 +150,7 @@ def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
         if invitee == creator:
             raise GameError(_("you already have a seat"))
         # Only the creator's own block is said; an invitee's block is silent (the invitation is
-        # made and silenced: _invitations_sent, selectors.invitations).
+        # made and silenced: _invitations_sent, selectors.lists.lobby).
         if refusal := seating.invitation_refusal(creator, invitee):
             raise GameError(refusal)
         seat.user = invitee
@@ -164,7 +164,7 @@ def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
 def _invitations_sent(game: Game, user_ids: list[int]) -> None:
     """After commit: each invited player gets an email (as their preferences say: "never"
     silences it) and, if on the site, a notice on whatever page they are on. The lobby lists
-    the invitation too (selectors.invitations), with Accept and Decline."""
+    the invitation too (selectors.lists.lobby), with Accept and Decline."""
     game_id, public_id = game.pk, game.public_id
     title = nudges.invited_title(game.created_by)
     silenced = seating.silenced(game.created_by, user_ids)  # they blocked the creator: no word
