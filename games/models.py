@@ -151,7 +151,7 @@ class Game(models.Model):
             # cut-off (now − move_seconds for overdue turns, now − reminder_hours for reminders).
             models.Index(fields=["status", "turn_started_at"], name="game_turn_clock_idx"),
             # The games finished since a time: what a profile's counts add to the sums they
-            # keep (selectors.player_stats).
+            # keep (selectors.profiles.player_stats).
             models.Index(
                 fields=["finished_at"],
                 condition=Q(status="finished"),
@@ -266,7 +266,8 @@ class Seat(models.Model):
                 name="seat_unsettled_idx",
             ),
             # A player's results, for the first count of their profile's sums (read from the
-            # index alone; later counts add the games finished since: selectors.player_stats).
+            # index alone; later counts add the games finished since:
+            # selectors.profiles.player_stats).
             models.Index(
                 fields=["user"],
                 include=["kind", "final_place", "final_score"],

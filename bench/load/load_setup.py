@@ -226,12 +226,12 @@ def timed(owner, name: str, label: str) -> None:
 def install_timers() -> None:
     from django.db.models import Model
 
-    from games import selectors
     from games.engine import State
     from games.jobs import tasks
     from games.live import nudges
     from games.presenters import board as board_presenter
     from games.presenters import game as game_presenter
+    from games.selectors import table
     from games.views import game as game_view
 
     # The write path (games.services.action_submit) and what runs when its transaction commits.
@@ -247,7 +247,7 @@ def install_timers() -> None:
     timed(Model, "save", "Model.save (Game snapshot, Seat, Action rows)")
     # The panel rendered as the answer to the POST and as the opponent's refresh.
     timed(game_view, "_cached_panel", "panel: _cached_panel (cache look-up, render on a miss)")
-    timed(selectors, "seat_snapshot", "panel: selectors.seat_snapshot (view + table)")
+    timed(table, "seat_snapshot", "panel: selectors.table.seat_snapshot (view + table)")
     timed(engine, "table", "panel: engine.table (order, anchors, score, legal, outlooks)")
     timed(engine, "view", "panel: engine.view")
     timed(game_presenter, "playing", "panel: presenter.playing (all of it)")
@@ -291,7 +291,7 @@ def async_consumer_asgi_app():
     from django.urls import path
 
     from games.live import consumers, nudges
-    from games.selectors import game_for_viewer
+    from games.selectors.access import game_for_viewer
 
     class AsyncGameConsumer(AsyncJsonWebsocketConsumer):
         group = None
@@ -299,13 +299,13 @@ def async_consumer_asgi_app():
         async def connect(self):
             public_id = self.scope["url_route"]["kwargs"]["public_id"]
             try:
-                game, _seat = await database_sync_to_async(game_for_viewer)(
+                viewed = await database_sync_to_async(game_for_viewer)(
                     public_id, self.scope.get("user")
                 )
             except Http404:
                 await self.close(code=4404)
                 return
-            self.group = nudges.game_group(game.public_id)
+            self.group = nudges.game_group(viewed.game.public_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.accept()
 

@@ -25,12 +25,13 @@ from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext, ngettext, pgettext
 
 from accounts.tokens import unsubscribe_token, unsubscribe_user_id  # noqa: F401  (re-exported)
-from games import notices, selectors
+from games import notices
 from games.jobs import push
 from games.live import presence
 from games.models import Game, Seat, TurnNotice
 from games.notices import Notice, Seen
 from games.selectors import clock
+from games.selectors.names import game_name
 from games.selectors.turns import TIMEOUTS_BEFORE_TAKEOVER
 
 Kind = TurnNotice.Kind
@@ -260,9 +261,7 @@ def _turn_message(
     subject_template, text_template, html_template = notice.templates
     # The subject names the game as its page does ("alice vs bob · Shuffle"), so that a player
     # with several games sees which one; the text says the mode and who else plays.
-    subject = render_to_string(
-        subject_template, {**context, "title": selectors.game_name(game, seats)}
-    )
+    subject = render_to_string(subject_template, {**context, "title": game_name(game, seats)})
     subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split())
     message = EmailMultiAlternatives(
         subject=subject,

@@ -35,9 +35,10 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import notices, selectors
+from games import notices
 from games.live import presence
 from games.models import DeviceNotice, Game, PushSubscription, TurnNotice
+from games.selectors.names import game_name
 from games.selectors.vapid import new_private_key, private_key, public_key  # noqa: F401
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ def message(game: Game, user, kind: str, facts: dict) -> dict:
     Only the game's public settings (R9)."""
     with translation.override(user.email_language()):
         # The game as its page names it: "alice vs bob · Shuffle".
-        text = notices.notice(kind).device_text(facts, selectors.game_name(game))
+        text = notices.notice(kind).device_text(facts, game_name(game))
     url = settings.SITE_URL + reverse("game", args=[game.public_id])
     return {"title": "Blokus Shuffle", "body": text, "url": url, "tag": f"game-{game.public_id}"}
 

@@ -18,7 +18,7 @@ from django.http import Http404
 
 from games import metrics
 from games.live import nudges, presence
-from games.selectors import game_for_viewer
+from games.selectors.access import game_for_viewer
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class GameConsumer(KeepaliveConsumer):
     def connect(self):
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
         try:
-            game, _seat = game_for_viewer(public_id, self.scope.get("user"))
+            game = game_for_viewer(public_id, self.scope.get("user")).game
         except Http404:
             self.close(code=4404)
             return

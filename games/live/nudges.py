@@ -18,7 +18,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import selectors
+from games.selectors.names import game_name
 
 
 def game_group(public_id: str) -> str:
@@ -171,10 +171,10 @@ def _language_of(user_id: int) -> str:
 
 
 # The notices' titles, lazy: ``your_turn`` renders them in the recipient's language. The game is
-# named as its page names it (``selectors.game_name``: "alice vs bob · Shuffle"), in that
+# named as its page names it (``selectors.names.game_name``: "alice vs bob · Shuffle"), in that
 # language too; ``seats`` (with their users), where the caller has them, spare a query.
 def turn_title(game, seats=None) -> Promise:
-    name = lazy(lambda: selectors.game_name(game, seats), str)()
+    name = lazy(lambda: game_name(game, seats), str)()
     return format_lazy(gettext_lazy("Your turn: {game}"), game=name)
 
 

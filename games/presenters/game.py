@@ -1,8 +1,8 @@
 """The game page's context, from the viewer's ``engine.view`` and ``engine.table`` only.
 
 ``snapshot`` is ``{"view": engine.view(state, seat), "table": engine.table(state, seat)}``
-(``selectors.seat_snapshot``): what this seat may know (R9), plus, for the seat deciding now, its
-legal actions and their outlooks. No function here is handed a State.
+(``selectors.table.seat_snapshot``): what this seat may know (R9), plus, for the seat deciding
+now, its legal actions and their outlooks. No function here is handed a State.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .decision import decision as build_decision
 
 def joining(facts) -> dict:
     """The seats before the start, who is missing, and whether the viewer may join or leave.
-    ``facts`` is ``selectors.table_facts``: plain data, no model."""
+    ``facts`` is ``selectors.table.table_facts``: plain data, no model."""
     layout = engine.new_game(  # classic mode: only the seat-to-colour layout (R2.5), no decks
         mode="classic", players=facts.players, shared_color=facts.shared_color or None
     )
@@ -65,7 +65,7 @@ def playing(
 ) -> dict:
     """Everything the page shows once the game has started. ``log_rows`` are the actions'
     (ply, seat, public events) for the move log; ``clock`` the running turn's deadline.
-    ``facts`` is ``selectors.table_facts``: plain data, no model."""
+    ``facts`` is ``selectors.table.table_facts``: plain data, no model."""
     view, table = snapshot["view"], snapshot["table"]
     mine = facts.viewer
     deciding = (

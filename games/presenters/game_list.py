@@ -3,13 +3,13 @@ through the template engine they were most of the page's server time; built here
 few string joins. The words are the template's (the same msgids, so the catalogs need nothing
 new); every value is escaped.
 
-A row is plain data (``FinishedRow``): presenters never see a model.
+A row is plain data (``games.selectors.lists.FinishedRow``: its fields are what is read here):
+presenters never see a model.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Iterable
 from html import escape
 
 from django.urls import reverse
@@ -22,22 +22,6 @@ from django.utils.translation import ngettext, pgettext
 _ID = "~public-id~"
 
 
-@dataclass(frozen=True)
-class FinishedRow:
-    public_id: str
-    when_label: str
-    when: datetime
-    mode: str  # "classic" or "shuffle"
-    mode_name: str
-    players: int
-    finished: bool  # False: aborted
-    status_name: str
-    my_place: int | None
-    seat_labels: tuple[str, ...]
-    winners: tuple[str, ...]
-    pentobi: bool  # Pentobi can open its record (games/engine/blksgf.py)
-
-
 def _paths() -> dict[str, str]:
     """The game's four paths with a place-holder id: reversed once a page, filled per row."""
     names = {"page": "game", "replay": "game_replay", "record": "game_record"}
@@ -45,8 +29,8 @@ def _paths() -> dict[str, str]:
     return {key: reverse(name, args=[_ID]) for key, name in names.items()}
 
 
-def finished_items(rows: list[FinishedRow]) -> SafeString:
-    """The ``<li>`` of each row, as the template wrote them."""
+def finished_items(rows: Iterable) -> SafeString:
+    """The ``<li>`` of each row (``selectors.lists.FinishedRow``), as the template wrote them."""
     paths = _paths()
     when_format = pgettext("date format of a game in the list", "j M Y, H:i")
     words = {

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from games.models import DecisionAnalysis, Game, GameAnalysis, Seat
-from games.selectors import visible_to
+from games.selectors.access import visible_to
 
 # Each entry of a record's optional ``analysis`` list says its format; a new version of the
 # entries' meaning gets a new name, and readers skip entries whose format they do not know.
@@ -107,7 +107,7 @@ def export_entries(game: Game) -> list[dict] | None:
 
 def recent_accuracy(user, reader=None, limit: int = RECENT_ANALYSED) -> dict | None:
     """The player's accuracy over their last ``limit`` analysed finished games that ``reader``
-    may see (selectors.visible_to, G4): {"games": n, "accuracy": mean percent, "last":
+    may see (selectors.access.visible_to, G4): {"games": n, "accuracy": mean percent, "last":
     [(game id, percent), ...] newest first}; None without one. No game's state is read."""
     seats = visible_to(
         Seat.objects.filter(

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Game, Seat
-from games.selectors import game_view
+from games.selectors.access import Viewed
 from games.selectors.analysis import export_entries
+from games.selectors.table import game_view, seat_labels
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,10 @@ class ReplayPosition:
     total: int  # the number of actions
 
 
-def replay_position(game: Game, seat: Seat | None, ply: int) -> ReplayPosition:
-    """The position after ``ply`` actions (0 … the number of actions) for ``seat``'s reader."""
+def replay_position(viewed: Viewed, ply: int) -> ReplayPosition:
+    """The position after ``ply`` actions (0 … the number of actions) for the reader of
+    ``viewed`` (at their seat, or a spectator)."""
+    game, seat = viewed.game, viewed.seat
     actions = list(game.actions.order_by("ply"))
     ply = max(0, min(len(actions), ply))
     state = game.initial_state()
@@ -47,7 +50,7 @@ def replay_position(game: Game, seat: Seat | None, ply: int) -> ReplayPosition:
         # The actions' public events (R9.1): what every seat saw happen, nothing of a hand or pile.
         rows=[(a.ply, a.seat, a.events) for a in actions],
         colour_seats=engine.table(state, None)["colour_seats"],
-        labels={s.index: s.label for s in game.seats.all()},
+        labels=seat_labels(viewed.seats),
         final=engine.score(game.current_state()) if revealed else None,
         mode=state.mode,
         total=len(actions),

@@ -83,21 +83,12 @@ def _sql() -> dict:
     }
 
 
-def game_with_seats(public_id: str) -> Game | None:
-    """The game by its public id with its seats and their users, as
-    ``Game.objects.filter(public_id=...).prefetch_related(seats with users)`` gives it, in one
-    query: ``game.seats.all()`` answered from the prefetch, each seat's ``user`` and ``game``
-    set. None if there is no such game."""
-    found = _game_and_seats("game_seats", public_id, device_flags=False)
-    if found is None:
-        return None
-    game, its_seats = found
-    # What prefetch_related stores: the related manager's queryset with its results filled in.
-    prefetched = game.seats.all()
-    prefetched._result_cache = its_seats
-    prefetched._prefetch_done = True
-    game._prefetched_objects_cache = {"seats": prefetched}
-    return game
+def game_with_seats(public_id: str) -> tuple[Game, list[Seat]] | None:
+    """The game by its public id and its seats in seat order, each with its ``user`` (None for
+    an open or computer seat) and its ``game`` set, as
+    ``Game.objects.get(public_id=...)`` and ``game.seats.select_related("user")`` give them, in
+    one query. None if there is no such game."""
+    return _game_and_seats("game_seats", public_id, device_flags=False)
 
 
 def locked_game(*, public_id: str | None = None, pk: int | None = None) -> Game | None:
@@ -143,15 +134,13 @@ def _seat(row, game: Game, device_flags: bool) -> Seat:
     user = None
     if row[split] is not None:
         user = sql["user_model"].from_db(connection.alias, user_names, row[split:end])
-    _SEAT_USER.set_cached_value(seat, user)
-    _SEAT_GAME.set_cached_value(seat, game)
+    # The relations' own descriptors: the ids stay the row's, the objects are kept on the seat
+    # (``seat.user`` and ``seat.game`` then read no row).
+    seat.user = user
+    seat.game = game
     if device_flags:
         seat.pushes, seat.hooks = bool(row[end]), bool(row[end + 1])
     return seat
-
-
-_SEAT_USER = Seat._meta.get_field("user")
-_SEAT_GAME = Seat._meta.get_field("game")
 
 
 def turn_log(game: Game) -> list[tuple[int, int, list]]:

@@ -1,7 +1,7 @@
 """Asking for a finished game's analysis (issue #28): checks, then the row and the queued task.
 
 The caller (the replay's view) has already fetched the game through
-``selectors.game_for_viewer``, so the asker may see the game. Here: only finished games (an
+``selectors.access.game_for_viewer``, so the asker may see the game. Here: only finished games (an
 analysis of a running game would judge a player's decisions for everyone to read, and the
 search would work from positions the game has not revealed yet); a signed-in asker; at most one
 analysis in flight per user. An analysis is computed once per game and then shown to everyone

@@ -2,8 +2,8 @@
 
 Staff moderation (hiding a message, resolving a report, ...) lives in ``games.services`` with
 the other moderation services; these two are what players do. Both are keyword-only and atomic;
-who may *see* a game is the views' business (``selectors.game_for_viewer``), who may *write* is
-checked here.
+who may *see* a game is the views' business (``selectors.access.game_for_viewer``), who may
+*write* is checked here.
 """
 
 from __future__ import annotations

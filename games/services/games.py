@@ -150,7 +150,7 @@ def _seat_from_spec(seat: Seat, spec: SeatSpec, creator, now) -> Seat:
         if invitee == creator:
             raise GameError(_("you already have a seat"))
         # Only the creator's own block is said; an invitee's block is silent (the invitation is
-        # made and silenced: _invitations_sent, selectors.invitations).
+        # made and silenced: _invitations_sent, selectors.lists.lobby).
         if refusal := seating.invitation_refusal(creator, invitee):
             raise GameError(refusal)
         seat.user = invitee
@@ -165,7 +165,7 @@ def _invitations_sent(game: Game, user_ids: list[int]) -> None:
     """After commit: each invited player the invitation's entry names (games.notices: not those
     who blocked the creator, who hear no word of it) gets an email (as their preferences say:
     "never" silences it), a notice on whatever page they are on, and one on their devices and
-    webhook. The lobby lists the invitation too (selectors.invitations), with Accept and
+    webhook. The lobby lists the invitation too (selectors.lists.lobby), with Accept and
     Decline. The email keeps its own task (``send_invite_email``)."""
     if not user_ids:
         return

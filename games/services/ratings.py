@@ -40,7 +40,7 @@ from openskill.models import BradleyTerryFull
 
 from games import engine
 from games.models import Game, Rating, RatingChange, Seat
-from games.selectors import visible_to
+from games.selectors.access import visible_to
 
 MODEL = BradleyTerryFull()
 COMPUTER_SIGMA = 2.0
@@ -232,7 +232,7 @@ CHART_GAMES = 100
 
 def player_ratings(user, viewer=None) -> list[dict]:
     """Each mode's rating of a player with its chart, for the profile. The chart draws the last
-    CHART_GAMES rated games that ``viewer`` may see (selectors.visible_to: a private game's
+    CHART_GAMES rated games that ``viewer`` may see (selectors.access.visible_to: a private game's
     result is not shown to a stranger, issue #24 G4), read backwards through
     rating_history_idx."""
     out = []

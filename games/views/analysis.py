@@ -1,6 +1,6 @@
 """The post-game analysis (issue #28): ask for it, and its section of the replay page.
 
-Thin: the game through ``selectors.game_for_viewer`` (who may see it), the request through
+Thin: the game through ``selectors.access.game_for_viewer`` (who may see it), the request through
 ``services.analysis``, the reads through ``selectors.analysis``, the context through
 ``presenters.analysis``.
 """
@@ -14,16 +14,19 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 
-from games import engine, selectors, services
+from games import engine, services
 from games.presenters import analysis as presenter
 from games.selectors import analysis as reads
+from games.selectors.access import Viewed, game_for_viewer
+from games.selectors.table import seat_labels
 from games.services.analysis import analysis_request
 
 PARTIAL = "games/_analysis.html#analysis"
 
 
-def section_context(game, user) -> dict:
+def section_context(viewed: Viewed, user) -> dict:
     """The analysis section's context for a replay page (also the view's partial)."""
+    game = viewed.game
     base_url = reverse("game_replay", kwargs={"public_id": game.public_id})
     context = {"game": game, "analysis": None, "can_analyse": False}
     if game.status != game.Status.FINISHED:
@@ -37,7 +40,7 @@ def section_context(game, user) -> dict:
             data,
             players_count=game.players,
             colour_seats=engine.table(state, None)["colour_seats"],
-            labels=selectors.seat_labels(game),
+            labels=seat_labels(viewed.seats),
             base_url=base_url,
         )
         context["analysis_data"] = data
@@ -46,14 +49,15 @@ def section_context(game, user) -> dict:
 
 @require_POST
 def analyse(request, public_id):
-    game, _seat = selectors.game_for_viewer(public_id, request.user)
+    viewed = game_for_viewer(public_id, request.user)
+    game = viewed.game
     try:
         analysis_request(game=game, user=request.user)
         error = None
     except services.GameError as exc:
         error = exc
     if request.htmx:
-        context = section_context(game, request.user)
+        context = section_context(viewed, request.user)
         context["error"] = str(error) if error else ""
         # 200 even when refused: htmx swaps only successful answers, and the refusal is shown
         # in the section itself.
@@ -68,8 +72,8 @@ def analyse(request, public_id):
 
 @require_GET
 def section(request, public_id):
-    game, _seat = selectors.game_for_viewer(public_id, request.user)
-    if game.status != game.Status.FINISHED:
+    viewed = game_for_viewer(public_id, request.user)
+    if viewed.game.status != viewed.game.Status.FINISHED:
         raise Http404("no analysis for a game in play")
-    response: HttpResponse = render(request, PARTIAL, section_context(game, request.user))
+    response: HttpResponse = render(request, PARTIAL, section_context(viewed, request.user))
     return response

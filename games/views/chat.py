@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.models import ChatMessage, Game
 from games.selectors import chat as chat_selectors
-from games.selectors import game_for_viewer
+from games.selectors.access import game_for_viewer
 from games.services import GameError
 from games.services.chat import REPORT_REASON_MAX, RateLimited, chat_post, chat_room, report_create
 
@@ -44,7 +44,8 @@ def chat_context(
 
 @require_http_methods(["GET", "POST"])
 def chat(request, public_id):
-    game, seat = game_for_viewer(public_id, request.user, token=request.GET.get("token", ""))
+    viewed = game_for_viewer(public_id, request.user, token=request.GET.get("token", ""))
+    game, seat = viewed.game, viewed.seat
     if request.method == "GET":
         context = chat_context(request, game, seat)
         if request.htmx:
@@ -80,7 +81,8 @@ def _report_target(request, data) -> dict:
         found = ChatMessage.objects.select_related("game").filter(pk=message_id).first()
         if found is None:
             raise Http404("no such message")
-        game, seat = game_for_viewer(found.game.public_id, request.user)  # 404 if hidden
+        viewed = game_for_viewer(found.game.public_id, request.user)  # 404 if hidden
+        game, seat = viewed.game, viewed.seat
         # G8: only a line the reporter may read in the chat panel can be quoted (a seated player
         # does not read the spectators' room while the game runs; hidden lines are staff's).
         message = chat_selectors.visible_lines(game, request.user, seat).filter(pk=found.pk).first()
@@ -94,7 +96,7 @@ def _report_target(request, data) -> dict:
         game = None
         public_id = data.get("game", "").strip()
         if public_id:
-            game, _seat = game_for_viewer(public_id, request.user)
+            game = game_for_viewer(public_id, request.user).game
         return {"message": None, "reported_user": reported, "game": game}
     return {}
 

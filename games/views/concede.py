@@ -8,7 +8,8 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import services
+from games.selectors.access import game_for_viewer
 from games.services.resign import game_resign
 from games.services.takeback import takeback_answer, takeback_request
 
@@ -18,7 +19,7 @@ from .game import refusal
 @login_required
 @require_POST
 def resign(request, public_id):
-    game, _seat = selectors.game_for_viewer(public_id, request.user)
+    game = game_for_viewer(public_id, request.user).game
     try:
         game_resign(game=game, user=request.user)
     except services.GameError as exc:
@@ -32,7 +33,7 @@ def resign(request, public_id):
 @require_POST
 def takeback(request, public_id):
     """Ask for a take back (``answer`` absent) or answer one (``answer`` = accept|decline)."""
-    game, _seat = selectors.game_for_viewer(public_id, request.user)
+    game = game_for_viewer(public_id, request.user).game
     answer = request.POST.get("answer", "")
     try:
         if not answer:

@@ -1,23 +1,21 @@
 """The game page, its decision panel, and the one write endpoint (``act``). Thin: read the
 request, ask a selector or service, hand the result to games/presenters, render.
 
-What is shown comes from ``selectors.seat_snapshot``: the viewer's ``engine.view`` (R9) and
+What is shown comes from ``selectors.table.seat_snapshot``: the viewer's ``engine.view`` (R9) and
 ``engine.table`` (turn order, anchors, scores, and for the seat deciding now its legal actions and
 card outlooks). The page never renders ``game.state``, ``game.seed``, another hand or a pile order.
 
 What one viewer sees at one position never changes, so the panel (the ``#game`` section) is
-rendered once per (game, position, viewer, selection) and kept in the Django cache (Redis in
-production, local memory under ``make run``). The per-request parts (CSRF token, idempotency key,
-"this turn began … ago") are cut in when the cached HTML is served.
+rendered once per key and kept in the Django cache (Redis in production, local memory under
+``make run``): the key is the digest of everything the panel reads (``selectors.panel``). The
+per-request parts (the forms' CSRF token and idempotency key, "this turn began … ago", the time
+left on the clock) are the slots of the stored panel, filled in when it is served.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 import secrets
-from datetime import datetime
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
@@ -26,19 +24,23 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince, timeuntil
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from games import selectors, services
+from games import services
 from games.models import Game
 from games.presenters import colours as colour_rows
 from games.presenters import concede
 from games.presenters import game as presenter
-from games.selectors import takebacks
+from games.selectors import table, takebacks
+from games.selectors.access import Viewed, game_for_viewer, game_to_move
+from games.selectors.names import game_name
+from games.selectors.panel import panel_reads
 from games.translations import rule_message
 
 from .links import Links
@@ -48,10 +50,9 @@ PANEL = "games/play.html#game"
 MAX_ACTION_LENGTH = 2000  # the longest record action (a warp) is ~70 characters
 SELECTION = ("piece", "o", "from")  # the panel's wizard state, carried in GET parameters
 CACHE_SECONDS = 3600
-# Stand-ins rendered into the cached panel, replaced per request (never cached themselves).
-CSRF_MARK, KEY_MARK, AGO_MARK = "csrfMARKq7Zx", "keyMARKq7Zx", "agoMARKq7Zx"
-LEFT_MARK = "leftMARKq7Zx"  # the time left on the clock, worked out per request
-DEADLINE = re.compile(r'data-deadline="([^"]+)"')
+# The per-request parts of a cached panel: the forms' CSRF token and idempotency key, how long
+# ago the turn began, the time left on the clock.
+SLOTS = ("csrf", "key", "ago", "left")
 
 
 class BadInput(services.GameError):
@@ -64,16 +65,16 @@ class BadInput(services.GameError):
 @require_safe
 def game_page(request, public_id):
     token = request.GET.get("token", "")
-    game, seat = selectors.game_for_viewer(public_id, request.user, token=token)
-    return _respond(request, game, seat, request.GET, page=True)
+    viewed = game_for_viewer(public_id, request.user, token=token)
+    return _respond(request, viewed, request.GET, page=True)
 
 
 @never_cache
 @require_safe
 def panel(request, public_id):
     token = request.GET.get("token", "")
-    game, seat = selectors.game_for_viewer(public_id, request.user, token=token)
-    return _respond(request, game, seat, request.GET, page=False)
+    viewed = game_for_viewer(public_id, request.user, token=token)
+    return _respond(request, viewed, request.GET, page=False)
 
 
 @require_POST
@@ -81,11 +82,11 @@ def act(request, public_id):
     if not request.user.is_authenticated:
         if not request.htmx:
             return redirect_to_login(reverse("game", args=[public_id]))
-        game, seat = selectors.game_for_viewer(public_id, None)
-        return _respond(request, game, seat, {}, message=_("Log in to play."), status=403)
+        viewed = game_for_viewer(public_id, None)
+        return _respond(request, viewed, {}, message=_("Log in to play."), status=403)
     # The move path reads only the game's id here: the write path locks the row and reads the
     # seats itself, and refuses anyone who does not hold the seat to move.
-    game = selectors.game_to_move(public_id)
+    game = game_to_move(public_id)
     try:
         action, ply = parse_action(request.POST)
         result = services.action_submit(
@@ -97,9 +98,9 @@ def act(request, public_id):
         )
     except services.GameError as exc:
         # A refusal shows the game as its reader may see it (404 for a game they may not).
-        game, seat = selectors.game_for_viewer(public_id, request.user)
+        viewed = game_for_viewer(public_id, request.user)
         return _respond(
-            request, game, seat, {}, page=not request.htmx, message=refusal(exc), status=exc.status
+            request, viewed, {}, page=not request.htmx, message=refusal(exc), status=exc.status
         )
     if not request.htmx:
         return redirect("game", public_id=game.public_id)
@@ -149,29 +150,31 @@ def parse_action(post) -> tuple[dict, int]:
 # -- rendering ------------------------------------------------------------------------------
 
 
-def _respond(request, game, seat, params, *, page=False, message="", status=200):
+def _respond(request, viewed: Viewed, params, *, page=False, message="", status=200):
+    game = viewed.game
     token = params.get("token", "")
     token = token if token and token == game.invite_token else ""
     links = Links(game, token)
     if game.status == Game.Status.OPEN or game.state is None or message:
-        ctx = _context(request, game, seat, params, links, message=message)
+        ctx = _context(request, viewed, params, links, message=message)
         if page:
-            ctx["game_name"] = selectors.game_name(game)
+            ctx["game_name"] = game_name(game, viewed.seats)
         return render(request, PAGE if page else PANEL, ctx, status=status)
-    html = _cached_panel(request, game, seat, params, links)
+    html = _cached_panel(request, viewed, params, links)
     if not page:
         return _html_response(html, status)
-    ctx = {"game": game, "seat": seat, "panel_html": html, "joining": False}
-    ctx["game_name"] = selectors.game_name(game)
+    ctx = {"game": game, "seat": viewed.seat, "panel_html": html, "joining": False}
+    ctx["game_name"] = game_name(game, viewed.seats)
     return render(request, PAGE, ctx, status=status)
 
 
 def _context(
-    request, game, seat, params, links, *, message="", labels=None, facts=None, marked=False
+    request, viewed: Viewed, params, links, *, message="", labels=None, facts=None, slots=None
 ) -> dict:
     """The page's context; ``labels`` and ``facts`` when the caller has read them already;
-    ``marked``: for the panel cache, the per-request parts (the form's token and key, how long
-    ago the turn began, the clock's words) as their marks, filled in per request."""
+    ``slots``: for the panel cache, this render's placeholder for each per-request part
+    (``_placeholders``), filled in per request."""
+    game, seat = viewed.game, viewed.seat
     ctx = {
         "game": game,
         "seat": seat,
@@ -179,38 +182,39 @@ def _context(
         "message": message,
         "error": bool(message),
         "panel_url": links.panel_url,
-        "key": KEY_MARK if marked else secrets.token_urlsafe(16),
+        "key": slots["key"] if slots else secrets.token_urlsafe(16),
     }
-    if marked:
-        ctx["csrf_token"] = CSRF_MARK
+    if slots:
+        ctx["csrf_token"] = slots["csrf"]
     if game.status == Game.Status.OPEN or game.state is None:
-        facts = selectors.table_facts(game, seat, request.user, links.token)
+        facts = table.table_facts(viewed, request.user, links.token)
         ctx.update(presenter.joining(facts))
         if seat is not None and game.status == Game.Status.OPEN:  # for the players to pass on
             path = reverse("game_invite", args=[game.public_id, game.invite_token])
             ctx["invite_url"] = request.build_absolute_uri(path)
         return ctx
-    snapshot = selectors.seat_snapshot(game, seat)
-    clock = selectors.turn_clock(game)
+    snapshot = table.seat_snapshot(game, seat)
+    clock = table.turn_clock(game, viewed.seats)
+    labels = labels if labels is not None else table.seat_labels(viewed.seats)
     ctx.update(
         presenter.playing(
-            facts or selectors.table_facts(game, seat, request.user, links.token),
-            labels if labels is not None else selectors.seat_labels(game),
+            facts or table.table_facts(viewed, request.user, links.token),
+            labels,
             snapshot,
             params,
             links.link,
-            selectors.earlier_events(game),
-            log_rows=selectors.turn_log(game),
+            table.earlier_events(game),
+            log_rows=table.turn_log(game),
             replay_url=reverse("game_replay", kwargs={"public_id": game.public_id}),
             clock=clock,
         )
     )
     over = game.status == Game.Status.FINISHED
     ctx["shuffle"] = presenter.shuffle(
-        snapshot["view"], selectors.shuffle_verdict(game) if over else None
+        snapshot["view"], table.shuffle_verdict(game) if over else None
     )
-    if marked:
-        ctx.update(turn_ago=AGO_MARK, time_left=LEFT_MARK)
+    if slots:
+        ctx.update(turn_ago=slots["ago"], time_left=slots["left"])
     else:
         ctx["turn_ago"] = timesince(game.turn_started_at) if game.turn_started_at else ""
         ctx["time_left"] = time_left(clock)
@@ -225,7 +229,7 @@ def _context(
         snapshot["view"],
         seat.index if seat is not None else None,
         rated=game.rated,
-        takeback=takebacks.facts(game, seat, labels or selectors.seat_labels(game)),
+        takeback=takebacks.facts(game, seat, labels),
     )
     return ctx
 
@@ -237,29 +241,6 @@ def time_left(clock: dict | None) -> str:
         return ""
     now = timezone.now()
     return _("no time: the computer plays it now") if due <= now else timeuntil(due, now)
-
-
-def _cache_key(facts, labels, links, selection: tuple, game: Game) -> str:
-    """The panel's cache key, derived from what the panel reads: the plain facts the presenters
-    take (``selectors.table_facts``: a new fact there is part of the key by construction), the
-    position (the snapshot, the seat to move, the turn's start), the names at the table, the
-    reader's language, the invite token and the selection. The snapshot itself is hashed too: it
-    changes only with the ply in play, but the digest keeps a rewritten one from being served
-    stale."""
-    facts = json.dumps(
-        [
-            game.state,
-            repr(facts),
-            sorted(labels.items()),
-            game.to_move_seat,
-            str(game.turn_started_at),
-            translation.get_language(),
-            links.token,
-            selection,
-        ]
-    )
-    digest = hashlib.blake2b(facts.encode(), digest_size=16).hexdigest()
-    return f"panel:{game.public_id}:{game.ply}:{digest}"
 
 
 def _asked_selection(params) -> tuple:
@@ -284,24 +265,49 @@ def _recognised(asked: tuple, shown: tuple) -> bool:
     return all(a == "" or a == s for a, s in zip(asked, shown, strict=True))
 
 
-def _cached_panel(request, game, seat, params, links) -> str:
-    labels = selectors.seat_labels(game)
-    facts = selectors.table_facts(game, seat, request.user, links.token)
+def _cached_panel(request, viewed: Viewed, params, links) -> str:
+    """The panel from the cache, or rendered and stored. What is stored is the render cut at
+    its slots (``_cut``) with the clock's deadline beside it, so that serving it is a join of
+    the pieces with this request's token, key and times: no search through the HTML, and no
+    clock read on a hit."""
     asked = _asked_selection(params)
-    key = _cache_key(facts, labels, links, asked, game)
-    html = cache.get(key)
-    if html is None:
-        ctx = _context(request, game, seat, params, links, labels=labels, facts=facts, marked=True)
+    reads = panel_reads(viewed, request.user, links.token, asked)
+    stored = cache.get(reads.key)
+    if stored is None:
+        tag = _placeholder_tag()
+        slots = {name: tag + name for name in SLOTS}
+        ctx = _context(
+            request, viewed, params, links, labels=reads.labels, facts=reads.facts, slots=slots
+        )
         html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
+        stored = (_cut(html, tag), (ctx["clock"] or {}).get("deadline"))
         if _recognised(asked, _shown_selection(ctx)):
-            cache.set(key, html, CACHE_SECONDS)
-    ago = timesince(game.turn_started_at) if game.turn_started_at else ""
-    html = html.replace(CSRF_MARK, get_token(request)).replace(AGO_MARK, ago)
-    if LEFT_MARK in html:  # the deadline is in the panel: no query to count down from it
-        due = DEADLINE.search(html)
-        clock = {"deadline": datetime.fromisoformat(due.group(1))} if due else None
-        html = html.replace(LEFT_MARK, time_left(clock))
-    return mark_safe(html.replace(KEY_MARK, secrets.token_urlsafe(16)))
+            cache.set(reads.key, stored, CACHE_SECONDS)
+    pieces, deadline = stored
+    game = viewed.game
+    values = {
+        "csrf": get_token(request),
+        "key": secrets.token_urlsafe(16),
+        "ago": escape(timesince(game.turn_started_at)) if game.turn_started_at else "",
+        "left": escape(time_left({"deadline": deadline})),
+    }
+    return mark_safe("".join(values[p] if i % 2 else p for i, p in enumerate(pieces)))
+
+
+def _placeholder_tag() -> str:
+    """The start of this render's placeholders: fresh letters and digits, which no escaping
+    changes and no text of the panel spells."""
+    return f"slot{secrets.token_hex(8)}"
+
+
+def _cut(html: str, tag: str) -> tuple[str, ...]:
+    """The rendered panel cut at its placeholders: (text, slot name, text, ..., text)."""
+    head, *rest = html.split(tag)
+    pieces = [head]
+    for piece in rest:
+        name = next(name for name in SLOTS if piece.startswith(name))
+        pieces += [name, piece[len(name) :]]
+    return tuple(pieces)
 
 
 def _html_response(html: str, status: int) -> HttpResponse:

@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import engine, selectors
+from games import engine
 from games.engine import record as engine_record
 from games.forms import RecordUploadForm
 from games.presenters import analysis as analysis_presenter
@@ -22,6 +22,7 @@ from games.presenters import log as move_log
 from games.presenters import replay as presenter
 from games.presenters.captions import player_label
 from games.selectors import history
+from games.selectors.access import game_for_viewer
 from games.translations import rule_message
 from games.views import analysis as analysis_view
 
@@ -30,12 +31,13 @@ UPLOAD_SESSION_KEY = "uploaded_record"
 
 @require_GET
 def replay(request, public_id):
-    game, seat = selectors.game_for_viewer(public_id, request.user)
+    viewed = game_for_viewer(public_id, request.user)
+    game, seat = viewed.game, viewed.seat
     if game.state is None:
         raise Http404(_("the game has not started: there is nothing to replay yet"))
     total = game.actions.count()
     ply = _ply(request, total)
-    shown = history.replay_position(game, seat, ply)
+    shown = history.replay_position(viewed, ply)
     base_url = reverse("game_replay", kwargs={"public_id": game.public_id})
     turns = _turns(shown.rows, shown.mode, shown.colour_seats, shown.labels, base_url)
     marks = presenter.last_move(shown.rows, turns, ply)
@@ -52,7 +54,7 @@ def replay(request, public_id):
         "my_seat": seat,
     }
     if shown.revealed:  # a finished game: its analysis, if any (issue #28)
-        context.update(analysis_view.section_context(game, request.user))
+        context.update(analysis_view.section_context(viewed, request.user))
         data = context.get("analysis_data")
         if data is not None and data.finished:
             here = context["analysis_here"] = analysis_presenter.here(data.decisions, ply)
@@ -63,7 +65,8 @@ def replay(request, public_id):
 
 @require_GET
 def record(request, public_id):
-    game, seat = selectors.game_for_viewer(public_id, request.user)
+    viewed = game_for_viewer(public_id, request.user)
+    game, seat = viewed.game, viewed.seat
     if game.state is None:
         raise Http404(_("the game has not started: there is no record yet"))
     document = history.record_document(game, seat)  # R9 / R9.4: what this reader may have

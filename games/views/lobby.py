@@ -14,48 +14,24 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import selectors, services
+from games import services
 from games.forms import GameForm
 from games.models import Game, Seat
 from games.presenters import game_list
-from games.selectors import seating
-
-YOUR_TURN_ON_HOME = 5
+from games.selectors import lists, seating
+from games.selectors.access import game_by_public_id, game_for_viewer
 
 
 @require_GET
 def home(request):
-    games = list(selectors.open_games(request.user, seats=False)[:50])
-    your_turn, invitations = [], []
-    if request.user.is_authenticated:
-        your_turn = selectors.your_turn(request.user, limit=YOUR_TURN_ON_HOME)
-        invitations = selectors.invitations(request.user, seats=False)
-    watch = list(selectors.watchable_games(seats=False))
-    selectors.prefetch_seats(games, invitations, watch)  # the three lists' seats: one query
+    lobby = lists.lobby(request.user)
     context = {
-        "invitations": invitations,
-        "open_rows": [_lobby_row(game, request.user) for game in games],
-        "your_turn": your_turn,
-        "watch": watch,
-        # Games in play the viewer has a seat in: "Open", not "Watch" (seats come prefetched).
-        "mine": {
-            game.public_id
-            for game in watch
-            if request.user.is_authenticated
-            and any(s.user_id == request.user.pk for s in game.seats.all())
-        },
+        "invitations": lobby.invitations,
+        "open_rows": lobby.open_games,
+        "your_turn": lobby.your_turn,
+        "watch": lobby.watch,
     }
     return render(request, "home.html", context)
-
-
-def _lobby_row(game: Game, user) -> dict:
-    seats = list(game.seats.all())
-    return {
-        "game": game,
-        "seats": seats,
-        "free": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
-        "mine": user.is_authenticated and any(s.user_id == user.pk for s in seats),
-    }
 
 
 @login_required
@@ -65,7 +41,7 @@ def game_new(request):
     like = request.GET.get("like", "")
     if like and request.method != "POST":  # "New game with these settings" (a game they may see)
         try:
-            game, _seat = selectors.game_for_viewer(like, request.user)
+            game = game_for_viewer(like, request.user).game
         except Http404:
             messages.error(request, _("There is no such game to copy the settings of."))
         else:
@@ -93,7 +69,7 @@ def game_new(request):
 def my_games(request):
     """A page of the player's games: current ones first, then finished ones a page at a time
     (``?before=<public id>``: the games older than that one)."""
-    page = selectors.my_games(request.user, before=request.GET.get("before", ""))
+    page = lists.my_games(request.user, before=request.GET.get("before", ""))
     sections = [
         ("your_turn", _("Your turn")),
         ("waiting", _("Waiting for others")),
@@ -107,39 +83,15 @@ def my_games(request):
         "any_games": any(getattr(page, key) for key, _title in sections),
         "page": page,
     }
-    context["sections"][-1]["items_html"] = game_list.finished_items(
-        [_finished_row(game) for game in page.finished]
-    )
+    context["sections"][-1]["items_html"] = game_list.finished_items(page.finished)
     return render(request, "games/mine.html", context)
-
-
-def _finished_row(game: Game) -> game_list.FinishedRow:
-    """A finished (or aborted) game of the player's history, as its list row shows it
-    (``selectors.my_games`` described it: place, winners, date)."""
-    pentobi = game.mode == Game.Mode.CLASSIC and (
-        game.players != 3 or not game.shared_color or game.shared_color == "green"
-    )  # Pentobi shares only green in a three-player game (games/engine/blksgf.py)
-    return game_list.FinishedRow(
-        public_id=game.public_id,
-        when_label=str(game.when_label),
-        when=game.when,
-        mode=game.mode,
-        mode_name=str(game.get_mode_display()),
-        players=game.players,
-        finished=game.status == Game.Status.FINISHED,
-        status_name=str(game.get_status_display()),
-        my_place=game.my_place,
-        seat_labels=tuple(str(s.label) for s in game.seats.all()),
-        winners=tuple(str(w) for w in game.winners),
-        pentobi=pentobi,
-    )
 
 
 @login_required
 @require_POST
 def game_join(request, public_id):
     token = request.POST.get("token", "")
-    game, _seat = selectors.game_for_viewer(public_id, request.user, token=token)
+    game = game_for_viewer(public_id, request.user, token=token).game
     try:
         seat = services.game_join(game=game, user=request.user, token=token)
     except services.GameError as exc:
@@ -157,7 +109,7 @@ def game_join(request, public_id):
 @login_required
 @require_POST
 def game_leave(request, public_id):
-    game, _seat = selectors.game_for_viewer(public_id, request.user)
+    game = game_for_viewer(public_id, request.user).game
     was_invited = game.seats.filter(user=request.user, kind=Seat.Kind.INVITED).exists()
     try:
         services.game_leave(game=game, user=request.user)
@@ -174,7 +126,7 @@ def game_leave(request, public_id):
         return _go(request, reverse("home"))
     # A private game is no longer visible to a player who left it: back to their list then.
     try:
-        selectors.game_for_viewer(public_id, request.user)
+        game_for_viewer(public_id, request.user)
     except Http404:
         return _go(request, reverse("my_games"))
     return _go(request, _game_url(game))
@@ -188,7 +140,7 @@ INVITATION_BACK = {"home": "home", "mine": "my_games", "game": "game"}
 @require_POST
 def invitation_accept(request, public_id):
     """Accept (lobby notice, My games, the game's page, the email's link): take the seat."""
-    game = selectors.game_by_public_id(public_id)
+    game = game_by_public_id(public_id)
     try:
         if game is None:
             raise services.NotAllowed(_("you have no invitation to this game (any more)"))
@@ -208,7 +160,7 @@ def invitation_accept(request, public_id):
 @require_POST
 def invitation_decline(request, public_id):
     """Decline: the seat goes to the invite link (services.invitation_decline says why)."""
-    game = selectors.game_by_public_id(public_id)
+    game = game_by_public_id(public_id)
     try:
         if game is None:
             raise services.NotAllowed(_("you have no invitation to this game (any more)"))
@@ -232,7 +184,7 @@ def _invitation_back(request, game: Game | None) -> str:
         return reverse(name)
     if game is not None:
         try:
-            selectors.game_for_viewer(game.public_id, request.user)
+            game_for_viewer(game.public_id, request.user)
         except Http404:
             pass
         else:
@@ -243,11 +195,11 @@ def _invitation_back(request, game: Game | None) -> str:
 @login_required
 @require_GET
 def invite(request, public_id, token):
-    game, seat = selectors.game_for_viewer(public_id, request.user, token=token)
+    viewed = game_for_viewer(public_id, request.user, token=token)
+    game, seat, seats = viewed.game, viewed.seat, list(viewed.seats)
     # A wrong token is no invitation, even to a public game (constant time: no probing).
     if not secrets.compare_digest(token.encode(), game.invite_token.encode()):
         raise Http404(_("no such invitation"))
-    seats = list(game.seats.all())  # prefetched with their users by game_for_viewer
     # The write path's own rule (selectors.seating): "Take a seat" only where game_join would
     # seat the visitor; else what they can do: watch, and why there is no seat for them.
     target = seating.seat_for_joiner(game, seats, request.user, token) if seat is None else None

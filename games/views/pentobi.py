@@ -9,14 +9,16 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import engine, selectors
+from games import engine
 from games.engine import blksgf
 from games.models import Game
+from games.selectors.access import game_for_viewer
 
 
 @require_GET
 def download(request, public_id):
-    game, _seat = selectors.game_for_viewer(public_id, request.user)
+    viewed = game_for_viewer(public_id, request.user)
+    game = viewed.game
     if game.status != Game.Status.FINISHED or game.mode != Game.Mode.CLASSIC:
         raise Http404(_("only a finished classic game can be saved for Pentobi"))
     if game.players == 3 and game.shared_color not in ("", "green"):
@@ -27,11 +29,10 @@ def download(request, public_id):
         return render(request, "409.html", {"reason": reason}, status=409)
     payloads = [a.payload for a in game.actions.order_by("ply")]
     record = engine.make_record(game.initial_state(), payloads, reveal=True)
-    seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
     try:
         text = blksgf.export(
             record,
-            names=[s.label for s in seats],
+            names=[s.label for s in viewed.seats],  # in seat order
             date=f"{game.finished_at:%Y-%m-%d}" if game.finished_at else "",
         )
     except blksgf.ExportError as exc:  # unreachable for a finished classic game: never a 500

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User, blocked_ids
-from games.selectors import player_stats, recent_results
 from games.selectors.analysis import recent_accuracy
+from games.selectors.profiles import player_stats, recent_results
 from games.services.ratings import player_ratings
 
 

@@ -8,13 +8,14 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import services
+from games.selectors.access import game_for_viewer
 
 
 @login_required
 @require_POST
 def rematch(request, public_id):
-    game, _seat = selectors.game_for_viewer(public_id, request.user)
+    game = game_for_viewer(public_id, request.user).game
     try:
         new = services.game_rematch(game=game, user=request.user)
     except services.GameError as exc:

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games import engine
 from games.models import Game, Seat
-from games.selectors import player_stats
+from games.selectors.profiles import player_stats
 from games.services import ratings
 
 pytestmark = pytest.mark.django_db

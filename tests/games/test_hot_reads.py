@@ -14,7 +14,9 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Action, Game, Seat
-from games.selectors import game_for_viewer, hot, turn_log
+from games.selectors import hot
+from games.selectors.access import game_for_viewer
+from games.selectors.table import turn_log
 from games.services import SeatSpec
 from tests.support.records import play
 from tests.support.tables import alice_against_bob
@@ -39,10 +41,10 @@ def test_the_game_and_its_seats_are_the_orms(alice, bob):
     Seat.objects.filter(game=game, index=1).update(ai_takeover=True, timeouts_in_row=2)
     expected = orm_game(game.public_id)
     with CaptureQueriesContext(connection) as queries:
-        got = hot.game_with_seats(game.public_id)
-        seats = list(got.seats.all())
+        got, seats = hot.game_with_seats(game.public_id)
         users = [s.user for s in seats]
         owners = [s.game for s in seats]
+        labels = [s.label for s in seats]  # a seat's words read its user and its game
     assert len(queries) == 1  # the game joined with its seats and their users
     assert fields(got) == fields(expected)
     assert got.state == expected.state and got.state is not None
@@ -52,6 +54,20 @@ def test_the_game_and_its_seats_are_the_orms(alice, bob):
     assert [fields(u) for u in users] == [fields(s.user) for s in want]
     assert all(owner is got for owner in owners)
     assert seats[1].ai_takeover is True and seats[1].timeouts_in_row == 2
+    assert labels == [s.label for s in want]
+
+
+def test_the_viewers_value_is_the_one_read(alice, bob):
+    """game_for_viewer hands out the game, the reader's seat and the table's seats from the
+    one joined query: nothing is read again to name the table or find the reader's seat."""
+    game = play(alice_against_bob(alice, bob), 4)
+    with CaptureQueriesContext(connection) as queries:
+        viewed = game_for_viewer(game.public_id, bob)
+        names = [s.label for s in viewed.seats]
+    assert len(queries) == 1
+    assert viewed.game.pk == game.pk and viewed.seat is viewed.seats[1]
+    assert viewed.seat.user_id == bob.pk and names == ["alice", "bob"]
+    assert game_for_viewer(game.public_id, None).seat is None  # a visitor of a public game
 
 
 def test_a_seat_without_a_user_has_none(alice):
@@ -61,7 +77,7 @@ def test_a_seat_without_a_user_has_none(alice):
         players=2,
         seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
     )
-    seats = list(hot.game_with_seats(game.public_id).seats.all())
+    _game, seats = hot.game_with_seats(game.public_id)
     assert [s.user for s in seats] == [alice, None]
     assert seats[0].user.username == alice.username and seats[1].user_id is None
     assert fields(seats[1]) == fields(Seat.objects.get(game=game, index=1))

@@ -12,10 +12,11 @@ from django.core import mail
 from django.utils import timezone, translation
 
 from accounts.models import User
-from games import engine, selectors, services
+from games import engine, services
 from games.jobs.tasks import send_digest, send_turn_email
 from games.live import nudges
 from games.models import Game
+from games.selectors.names import game_name
 
 pytestmark = pytest.mark.django_db
 
@@ -263,7 +264,7 @@ def test_the_your_turn_notice_is_worded_for_its_recipient(duel, alice, bob, push
     titles = [message["title"] for _group, message in pushed]
     # The game named as its page names it, in bob's language: not by its random id.
     with translation.override("sv"):
-        assert titles[0] == "Din tur: " + selectors.game_name(duel)
+        assert titles[0] == "Din tur: " + game_name(duel)
     assert "alice" in titles[0] and "bob" in titles[0] and duel.public_id not in titles[0]
     assert titles[1:3] == [
         "bob さんが招待を承諾しました",

@@ -55,7 +55,7 @@ def test_the_lobby_shows_a_signed_in_player_the_games_waiting_for_their_move(cli
     response = client.get(reverse("home"))
 
     assert response.status_code == 200
-    assert [g.pk for g in response.context["your_turn"]] == [duel.pk]
+    assert [g.public_id for g in response.context["your_turn"]] == [duel.public_id]
     assert reverse("game", args=[duel.public_id]).encode() in response.content
 
 

@@ -2,7 +2,7 @@
 from you" when he invited her. Now his invitation is made like any other and shows as pending to
 him, while alice hears nothing of it: no email, no notice, nothing in her lobby, no seat offered
 (selectors.seating). Only alice's own block is said to her when she invites bob: she can lift it.
-The write path (services.games) and the lobby's read (selectors.invitations) ask seating's rules."""
+The write path (services.games) and the lobby's read (selectors.lists.lobby) ask seating's rules."""
 
 from __future__ import annotations
 

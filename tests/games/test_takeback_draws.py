@@ -15,9 +15,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import engine, selectors, services
+from games import engine, services
 from games.engine import cli
 from games.models import Action, Game, Seat
+from games.selectors.table import shuffle_verdict
 from games.selectors.takebacks import draw2_drew, drawn, facts, last_move
 from games.services import SeatSpec
 from games.services.errors import Refused
@@ -248,7 +249,7 @@ def test_r11_3_a_finished_game_with_a_draw_taken_back_verifies_without_it(alice,
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     assert cli.main(["verify", str(path)]) == 0
-    assert selectors.shuffle_verdict(game)["ok"]
+    assert shuffle_verdict(game)["ok"]
 
 
 @pytest.mark.parametrize("players", [2, 4])

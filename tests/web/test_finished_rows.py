@@ -10,7 +10,8 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone, translation
 
-from games.presenters.game_list import FinishedRow, finished_items
+from games.presenters.game_list import finished_items
+from games.selectors.lists import FinishedRow
 
 
 def row(**changes) -> FinishedRow:

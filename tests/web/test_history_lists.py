@@ -1,6 +1,6 @@
 """The lists that name games (issues #24 G4 and #25): a private game is listed only to whoever
-may open it (selectors.visible_to, game_for_viewer's rule), My games comes a page at a time by
-cursor with the player's turn first, and no list reads a game's state."""
+may open it (selectors.access.visible_to, game_for_viewer's rule), My games comes a page at a
+time by cursor with the player's turn first, and no list reads a game's state."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import selectors, services
+from games import services
 from games.models import Game, Seat
+from games.selectors import access, lists, profiles
 from games.services import SeatSpec
 from tests.support.history import finished_games, rated
 from tests.support.pages import client_for
@@ -28,7 +29,7 @@ def ids_in(page: str, games) -> set[str]:
 
 def may_open(game: Game, user) -> bool:
     try:
-        selectors.game_for_viewer(game.public_id, user)
+        access.game_for_viewer(game.public_id, user)
     except Http404:
         return False
     return True
@@ -128,7 +129,7 @@ def test_the_list_rule_is_the_game_pages_rule(alice, bob, carol, dave):
     Seat.objects.filter(game=taken_over, user=carol).update(ai_takeover=True)
     games.append(taken_over)
     for reader in (alice, bob, carol, dave, None):
-        listed = set(selectors.visible_to(Game.objects.all(), reader).values_list("pk", flat=True))
+        listed = set(access.visible_to(Game.objects.all(), reader).values_list("pk", flat=True))
         for game in games:
             assert (game.pk in listed) == may_open(game, reader), (reader, game.visibility)
 
@@ -137,7 +138,7 @@ def test_the_list_rule_is_the_game_pages_rule(alice, bob, carol, dave):
 
 
 def test_my_games_comes_a_page_at_a_time_with_my_turn_first(alice, bob):
-    history = finished_games([alice, bob], selectors.HISTORY_PAGE + 5)
+    history = finished_games([alice, bob], lists.HISTORY_PAGE + 5)
     mine_to_move = services.game_create(
         creator=alice,
         mode="classic",
@@ -184,7 +185,7 @@ def test_the_lobbys_turn_list_is_one_query_without_any_state(alice, bob):
         )
 
     with CaptureQueriesContext(connection) as captured:
-        games = selectors.your_turn(alice, limit=5)
+        games = lists.your_turn(alice, limit=5)
 
     assert len(games) == 2 and len(captured) == 1
     assert '"state"' not in captured[0]["sql"]
@@ -217,14 +218,14 @@ def test_the_profiles_counts_add_the_games_finished_since_the_last_count(alice, 
     from django.core.cache import cache
 
     finish_now(finished_games([alice, bob], 3), ago=timedelta(days=2))
-    first = selectors.player_stats(alice)
+    first = profiles.player_stats(alice)
     finish_now(finished_games([alice, bob], 2))  # finished just now
     # finished a minute before the last count, its transaction committed after it
     finish_now(finished_games([alice, bob], 1), ago=timedelta(minutes=1))
-    second = selectors.player_stats(alice)
-    third = selectors.player_stats(alice)
+    second = profiles.player_stats(alice)
+    third = profiles.player_stats(alice)
     cache.clear()
-    counted_afresh = selectors.player_stats(alice)
+    counted_afresh = profiles.player_stats(alice)
 
     assert (first.played, second.played) == (3, 6)
     assert second == third == counted_afresh  # nothing counted twice
@@ -235,8 +236,8 @@ def test_the_profiles_counts_do_not_read_the_games_counted_before(alice, bob):
     """A later count reads the games finished since the last one, not the whole history: a
     game written as finished long before the last count is not seen (the write path never
     does that; this shows what a count reads)."""
-    selectors.player_stats(alice)
+    profiles.player_stats(alice)
     finish_now(finished_games([alice, bob], 2), ago=timedelta(days=1))
 
-    assert selectors.player_stats(alice).played == 0
-    assert selectors.player_stats(bob).played == 2  # bob's first count reads everything
+    assert profiles.player_stats(alice).played == 0
+    assert profiles.player_stats(bob).played == 2  # bob's first count reads everything
