@@ -221,7 +221,9 @@ def test_r11_3_the_other_seats_pages_never_depend_on_the_cards_going_back(alice,
 
 
 def test_r11_3_a_finished_game_with_a_draw_taken_back_verifies_without_it(alice, bob, tmp_path):
-    game = shuffle(alice, bob)
+    # No Draw 2 in the decks: a turn whose Draw 2 drew is not taken back (R9.3), and the shuffle
+    # is drawn afresh each run.
+    game = shuffle(alice, bob, deck_recipe={"reverse": 7, "skip": 7})
     users = {0: alice, 1: bob}
     setup(game, users)
     undone = []
