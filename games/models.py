@@ -712,7 +712,7 @@ class GameAnalysis(models.Model):
 
 
 class DecisionAnalysis(models.Model):
-    """One decision of a game judged by the analysis (games.jobs.analysis.DecisionResult)."""
+    """One decision of a game judged by the analysis (games.ai.judge.DecisionResult)."""
 
     analysis = models.ForeignKey(GameAnalysis, on_delete=models.CASCADE, related_name="decisions")
     ply = models.PositiveIntegerField()  # the action's number (Action.ply)

@@ -22,7 +22,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.jobs import analysis, queue, task
+from games.ai import judge
+from games.jobs import queue, task
 from games.live import nudges
 from games.models import DecisionAnalysis, Game, GameAnalysis
 
@@ -75,14 +76,14 @@ def run(analysis_id: int, *, chunk_seconds: float | None = None) -> str:
     positions = {}
     finished = True
     try:
-        for ply, state, action in analysis.decisions(game.initial_state(), payloads):
+        for ply, state, action in judge.decisions(game.initial_state(), payloads):
             positions[ply] = (state, action)
             if ply in judged:
                 continue
             if time.monotonic() >= stop:
                 finished = False
                 break
-            result = analysis.analyse_decision(
+            result = judge.analyse_decision(
                 state, action, ply=ply, sims=row.sims, seed=seed_for(game, ply)
             )
             _store(row, result)
@@ -112,7 +113,7 @@ def run(analysis_id: int, *, chunk_seconds: float | None = None) -> str:
 
 def _look_again(row: GameAnalysis, positions: dict, stop: float) -> bool:
     """Once every decision is judged: each player's biggest drops judged again deeper
-    (analysis.next_to_refine, which reads only the stored rows: a run that stops here and the
+    (judge.next_to_refine, which reads only the stored rows: a run that stops here and the
     one that takes over judge each again once). True when none is left, False when the slice
     is over first."""
     while True:
@@ -121,15 +122,15 @@ def _look_again(row: GameAnalysis, positions: dict, stop: float) -> bool:
                 "ply", "seat", "loss", "sims", "judged"
             )
         )
-        ply = analysis.next_to_refine(rows, row.sims)
+        ply = judge.next_to_refine(rows, row.sims)
         if ply is None:
             return True
         if time.monotonic() >= stop:
             return False
         _nudge(row.game.public_id, len(rows), row.total, finished=False, second=True)
         state, action = positions[ply]
-        result = analysis.analyse_decision(
-            state, action, ply=ply, sims=analysis.REFINE_FACTOR * row.sims,
+        result = judge.analyse_decision(
+            state, action, ply=ply, sims=judge.REFINE_FACTOR * row.sims,
             seed=seed_for(row.game, ply),
         )  # fmt: skip
         # Only over a row still at the first depth (another run may have been here first).
@@ -160,7 +161,7 @@ def queue_later(analysis_id: int, seconds: float) -> None:
     task("analyse_game").apply_async((analysis_id,), countdown=seconds)
 
 
-def _store(row: GameAnalysis, result: analysis.DecisionResult) -> None:
+def _store(row: GameAnalysis, result: judge.DecisionResult) -> None:
     try:
         with transaction.atomic():
             DecisionAnalysis.objects.create(analysis=row, **result.as_dict())

@@ -1,17 +1,18 @@
-"""Post-game analysis (issue #28), the pure part: how good was each decision of a game?
+"""The analysis judge: how good was each decision of a finished game, judged from its seat's view?
 
-No Django here: the task (``games.jobs.tasks.analyse_game``) replays the game and hands each
-decision to ``analyse_decision``; the result is plain data that the task stores, one row per
-decision (``games.models.DecisionAnalysis``).
+Pure AI code, no Django: the analysis task (games/jobs/analyser.py, run by
+``games.jobs.tasks.analyse_game``) replays the game and hands each decision to
+``analyse_decision``; the result is plain data that the task stores, one row per decision
+(``games.models.DecisionAnalysis``).
 
 **What a decision is judged from.** The state before the decision is reduced to the deciding
 seat's view (``engine.view``: other hands and the order of every draw pile hidden, never the seed)
-and a world consistent with that view is sampled as the AI samples it (``games.ai.determinize``).
+and a world consistent with that view is sampled as the AI samples it (determinize.py).
 Everything below happens in that sampled world, so the analysis knows what the player could have
 known at that moment and nothing more, even though the game is finished.
 
 **The estimate** is the computer's tree search's value for the player to move
-(``games.ai.mcts.mcts_choose``, the same search Expert plays with, on one thread, bounded by
+(``mcts.mcts_choose``, the same search Expert plays with, on one thread, bounded by
 ``sims`` simulations): the mean value of the root's most visited placement, in [0, 1]. The search
 values a finished playout as 90 % its rank (win 1, draw 1/2; with four players the share of
 opponents beaten) and 10 % a smooth curve of the points margin, so the estimate reads as "the
@@ -33,7 +34,7 @@ chance to win" of the player. For each decision we store:
 Wild, the piece recycled or warped): every legal choice is judged when there are a handful (at
 most ``CARD_CANDIDATES``); for Recycle and Warp, the choice played and Expert's. Each candidate is
 applied, the rest of the player's turn up to its placement is Casual's, and the search values the
-position there (as Expert's own card choice does, games/ai/expert.py).
+position there (as Expert's own card choice does, expert.py).
 
 Three-player games: the shared colour's decisions are not judged (its rotation changes hands; the
 search plays it as a fourth player) and are stored with ``loss`` 0.
@@ -54,11 +55,14 @@ import random
 import time
 from dataclasses import asdict, dataclass
 
-from games.ai import decide, determinize, mcts
-from games.engine import State, apply, legal_actions, view
+from games.engine import State, apply, legal_actions, score, view
 from games.engine.moves import placement_text
 from games.engine.pieces import parse_squares, shape_of_mask
 from games.engine.state import COLOURS
+
+from . import decide, mcts
+from .determinize import determinize
+from .players import PLACE_STEPS
 
 __all__ = [
     "CARD_CANDIDATES",
@@ -69,7 +73,6 @@ __all__ = [
     "next_to_refine",
 ]
 
-PLACE_STEPS = ("setup", "place", "place_second")
 CARD_CANDIDATES = 5  # card, keep, declare: every legal choice up to this many
 TURN_STEPS = 8  # the rest of a turn (Draw 2's kept card, Wild's colour, ...) is a few steps
 CHAIN = 16  # decisions of the opponents played out before the player's next one (3-4 players)
@@ -286,8 +289,6 @@ class _Judge:
 def final_value(s: State, seat: int) -> float:
     """A finished game's value for ``seat``, as the search values a finished playout: the share
     of opponents beaten (draws half). Points are compared by the game's scoring."""
-    from games.engine import score
-
     players = score(s)["players"]
     place = players[seat]["place"]
     others = [p for p in players if p["seat"] != seat]
