@@ -219,6 +219,8 @@ class Seat(models.Model):
             }[self.value]
 
     class Level(models.TextChoices):
+        # The AI's table of levels (games/ai/levels.py), in its order: tests/ai/test_level_table.py
+        # checks that the two agree (the models do not import the AI package).
         BEGINNER = "beginner", pgettext_lazy("level", "Beginner")
         CASUAL = "casual", pgettext_lazy("level", "Casual")
         EXPERT = "expert", pgettext_lazy("level", "Expert")
