@@ -46,6 +46,12 @@ def test_a_finished_game_is_valued_by_its_result():
     assert found == list(mcts.final_values(s))
     best, worst = min(places_, key=places_.get), max(places_, key=places_.get)
     assert places_[best] < places_[worst] and found[best] > found[worst]
+    # The same board with the game not yet declared over: no colour can place, so the search
+    # has nothing to search and stops at once, with no simulation cap and no deadline.
+    stuck = s.copy()
+    stuck.step, stuck.turn = "place", 0
+    assert not stuck.over
+    assert [mcts.seat_value(stuck, seat, deadline=INF, seed=1) for seat in range(4)] == found
 
 
 def _stranded(players: int, seed: int):

@@ -344,6 +344,8 @@ def _search(state, deadline, max_sims, seed, params, keep, settle, clock):
                 job.result()
         sims += step * threads
         rounds += 1
+        if trees[0][1][0] == 0:
+            break  # no colour can place: nothing to search
         now = clock()
         per_sim = max(per_sim, (now - began) / step)
         if now >= deadline:
