@@ -1,6 +1,6 @@
 """The analysis judge: how good was each decision of a finished game, judged from its seat's view?
 
-Pure AI code, no Django: the analysis task (games/jobs/analyser.py, run by
+Pure AI code, no Django: the analysis task (games/jobs/analysis.py, run by
 ``games.jobs.tasks.analyse_game``) replays the game and hands each decision to
 ``analyse_decision``; the result is plain data that the task stores, one row per decision
 (``games.models.DecisionAnalysis``).

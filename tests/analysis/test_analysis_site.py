@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import engine, services
 from games.ai import judge
-from games.jobs import analyser
+from games.jobs import analysis
 from games.models import DecisionAnalysis, Game, GameAnalysis
 from games.services.analysis import analysis_request
 from tests.support.pages import client_for
@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.timeout(300)]
 def run_to_the_end(row, chunk: float = 0.3) -> list[str]:
     outcomes = []
     while True:
-        outcome = analyser.run(row.pk, chunk_seconds=chunk)
+        outcome = analysis.run(row.pk, chunk_seconds=chunk)
         outcomes.append(outcome)
         if outcome != "more":
             return outcomes
@@ -88,7 +88,7 @@ def test_the_analysis_judges_every_decision_once_in_slices(
     )
     row.refresh_from_db()
     assert row.status == GameAnalysis.Status.DONE and row.done == row.total == total
-    assert analyser.run(row.pk) == "gone"  # a late delivery does nothing
+    assert analysis.run(row.pk) == "gone"  # a late delivery does nothing
     rows = DecisionAnalysis.objects.filter(analysis=row)
     assert rows.count() == total
     assert sorted(rows.filter(sims=64).values_list("ply", flat=True)) == sorted(again)
@@ -113,11 +113,11 @@ def test_a_run_killed_midway_is_taken_over_when_its_lease_lapses(
     monkeypatch.setattr(judge, "analyse_decision", dies_after_five)
     row = analysis_request(game=finished_game, user=alice)
     with pytest.raises(KeyboardInterrupt):
-        analyser.run(row.pk, chunk_seconds=60)
+        analysis.run(row.pk, chunk_seconds=60)
     assert DecisionAnalysis.objects.filter(analysis=row).count() == 5
     queued = []
-    monkeypatch.setattr(analyser, "queue_later", lambda pk, seconds: queued.append(seconds))
-    assert analyser.run(row.pk) == "busy" and queued  # the dead run still holds it: later
+    monkeypatch.setattr(analysis, "queue_later", lambda pk, seconds: queued.append(seconds))
+    assert analysis.run(row.pk) == "busy" and queued  # the dead run still holds it: later
     GameAnalysis.objects.filter(pk=row.pk).update(lease_until=timezone.now() - timedelta(1))
     deeper = []
     monkeypatch.setattr(
@@ -255,13 +255,13 @@ def test_the_sweep_queues_again_an_analysis_whose_run_was_lost(finished_game, al
         game=finished_game, requested_by=alice, sims=16, total=3, status="running"
     )
     queued = []
-    monkeypatch.setattr(analyser, "queue", lambda name, pk: queued.append((name, pk)))
-    assert analyser.sweep() == 0  # just asked: not stalled
+    monkeypatch.setattr(analysis, "queue", lambda name, pk: queued.append((name, pk)))
+    assert analysis.sweep() == 0  # just asked: not stalled
     long_ago = timezone.now() - timedelta(minutes=10)
     GameAnalysis.objects.filter(pk=row.pk).update(updated_at=long_ago, lease_until=long_ago)
-    assert analyser.sweep() == 1 and queued == [("analyse_game", row.pk)]
+    assert analysis.sweep() == 1 and queued == [("analyse_game", row.pk)]
     GameAnalysis.objects.filter(pk=row.pk).update(status="done")
-    assert analyser.sweep() == 0
+    assert analysis.sweep() == 0
 
 
 def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice, settings):
@@ -302,7 +302,7 @@ def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice
     run_to_the_end(row, chunk=600)
     blunder = DecisionAnalysis.objects.get(analysis=row, ply=35)
     # From about 0.9 to well under even (0.38-0.41 seen: the searches' seed comes from the
-    # game's database id, analyser.seed_for, which depends on the tests run before this one);
+    # game's database id, analysis.seed_for, which depends on the tests run before this one);
     # the loss is the honest figure, over 0.3.
     assert blunder.seat == 0 and blunder.loss >= 0.3 and blunder.after <= 0.45
     page = client_for(alice).get(reverse("game_replay", args=[game.public_id])).content.decode()
