@@ -580,7 +580,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # README's production layout), so that an analysis never delays a computer's turn or an email;
 # `make run`'s embedded worker reads both queues, and an analysis runs there in slices of
 # ANALYSIS_CHUNK_SECONDS between which the computer's turns get their turn. ANALYSIS_SIMS is the
-# depth: simulations per search (games/jobs/analysis.py; each player's biggest drops are judged
+# depth: simulations per search (games/ai/judge.py; each player's biggest drops are judged
 # again with 4 times as many), 1000 keeping a two-player classic game near 33 CPU seconds (at most
 # 40 of 60) and a four-player Shuffle game near 66 (at most 79 of 180; bench/ANALYSIS_RESULTS.md);
 # a run holds its analysis for ANALYSIS_LEASE_SECONDS after each decision, after which a killed

@@ -24,11 +24,11 @@ RECORD_MAX_BYTES = 1024 * 1024  # 1 MB: a long four-player game is well under 10
 SEAT_KINDS = [(kind.value, kind.offer) for kind in Seat.Kind]
 # The levels players choose from, each offered with its thinking time (``level_choices``).
 LEVELS = Seat.Level.choices
-# Seconds a computer level thinks per move (a Shuffle turn shares them among its decisions):
-# games.ai's DEFAULT_BUDGET (Expert) and MASTER_BUDGET (Master, played by a Celery worker). The
-# web layers do not import the AI package (tests/code/test_import_graph.py), so the figures are
-# repeated here and tests/ai/test_master.py checks that they agree. Beginner and Casual answer
-# at once (no time budget).
+# Seconds a computer level thinks per move (a Shuffle turn shares them among its decisions), from
+# the AI's table of levels (games/ai/levels.py: Expert's budget, and Master's, played by a Celery
+# worker). The web layers do not import the AI package (tests/code/test_import_graph.py), so the
+# figures are repeated here and tests/ai/test_level_table.py checks that they agree. Beginner and
+# Casual answer at once (no time budget).
 LEVEL_SECONDS = {Seat.Level.EXPERT: 2, Seat.Level.MASTER: 10}
 COLOUR_CHOICES = [(c, capfirst(translations.COLOUR_NAMES[c])) for c in engine.COLOURS]
 

@@ -219,6 +219,8 @@ class Seat(models.Model):
             }[self.value]
 
     class Level(models.TextChoices):
+        # The AI's table of levels (games/ai/levels.py), in its order: tests/ai/test_level_table.py
+        # checks that the two agree (the models do not import the AI package).
         BEGINNER = "beginner", pgettext_lazy("level", "Beginner")
         CASUAL = "casual", pgettext_lazy("level", "Casual")
         EXPERT = "expert", pgettext_lazy("level", "Expert")
@@ -726,7 +728,7 @@ class GameAnalysis(models.Model):
 
 
 class DecisionAnalysis(models.Model):
-    """One decision of a game judged by the analysis (games.jobs.analysis.DecisionResult)."""
+    """One decision of a game judged by the analysis (games.ai.judge.DecisionResult)."""
 
     analysis = models.ForeignKey(GameAnalysis, on_delete=models.CASCADE, related_name="decisions")
     ply = models.PositiveIntegerField()  # the action's number (Action.ply)

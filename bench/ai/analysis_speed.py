@@ -3,7 +3,7 @@ the analysis depth, and how far two runs with different seeds agree.
 
 Plays a few games per mode and player count by the Casual level after a few random decisions (game
 seeds ``--seed``, ``--seed``+1, ...: the same games each run), then analyses every game twice as the
-site does (games.jobs.analysis: every decision with ``analyse_decision`` on one search thread,
+site does (games.ai.judge: every decision with ``analyse_decision`` on one search thread,
 ``--sims`` simulations a search, then each player's biggest drops judged again deeper,
 ``next_to_refine``), with two seeds chosen at random (printed; ``--run-seeds A,B`` repeats a run).
 Prints a Markdown table, a row per game and one per mode for all its games: decisions, seconds per
@@ -41,15 +41,15 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on t
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from games.ai import choose_action, mcts  # noqa: E402
-from games.engine import apply, legal_actions, new_game  # noqa: E402
-from games.jobs import analysis  # noqa: E402
-from games.jobs.analysis import (  # noqa: E402
+from games.ai import judge as analysis  # noqa: E402
+from games.ai.judge import (  # noqa: E402
     REFINE_FACTOR,
     REFINE_FLOOR,
     analyse_decision,
     decisions,
     next_to_refine,
 )
+from games.engine import apply, legal_actions, new_game  # noqa: E402
 
 DEFAULT_SIMS = 1000  # config/settings.py ANALYSIS_SIMS's default
 BIG = 0.10  # a drop of 10 points or more: a mistake worth listing
@@ -72,7 +72,7 @@ def game(mode: str, players: int, seed: int) -> tuple:
 
 
 def run(start, actions, sims: int, seed: int, refine: bool = True) -> dict:
-    """One analysis of a game as the task runs it (games/jobs/analyser.py): its results, the
+    """One analysis of a game as the task runs it (games/jobs/analysis.py): its results, the
     wall-clock seconds of each first judgement, the CPU seconds of all (the analysis searches on
     one thread: its CPU time is what it takes on a core of its own), the decisions judged again."""
     results, times, positions = [], [], {}
@@ -208,8 +208,6 @@ def main(argv=None) -> None:
     parser.add_argument("--refine-max", type=int, help="try another analysis.REFINE_MAX")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    if not mcts.AVAILABLE:
-        raise SystemExit("numba is not installed: the search is not compiled")
     if args.run_seeds:
         seeds = [int(x) for x in args.run_seeds.split(",")]
     else:

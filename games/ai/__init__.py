@@ -4,16 +4,17 @@ A player decides from one seat's view only (``games.engine.view``, R9): ``decide
 samples the hidden cards consistently with that view (``determinize``) and picks an action in the
 record format (RECORD.md) for the decision at hand.
 
+The levels and their facts (name, budget, where they may think that long, how they measured
+against the level below) are one table, ``LEVELS`` (levels.py):
+
 * Beginner — a legal random choice, placements weighted towards large pieces.
 * Casual — greedy one-step scores: squares placed, corners (anchors) won, opponents' anchors
   covered; a card is worth the best turn it leads to (players.py).
 * Expert — Monte Carlo tree search with a compiled inner loop (mcts/: PUCT with one-step
   priors, all-moves-as-first values, playouts that answer the opponents' latest pieces) for
-  every placement, two to four players, when numba is installed; in Shuffle mode the same
-  search values each candidate card, kept card, colour, Recycle and Warp at the placement it
-  leads to. Without numba: rollouts for the best couple of hundred placements and a mobility /
-  reach evaluation (search.py, expert.py), simulated turns for the cards. Within a time budget
-  per decision (2 s).
+  every placement, two to four players; in Shuffle mode the same search values each candidate
+  card, kept card, colour, Recycle and Warp at the position it leads to (expert.py). Within a
+  time budget per move (2 s).
 * Master — Expert with a budget of ``MASTER_BUDGET`` (9.9 s) a move: a classic move is one
   decision; a Shuffle turn shares it among its decisions as Expert's turn shares its 2 s
   (``ExpertParams.turn_shares``: card, kept card or colour, Recycle, Warp, placement, second
@@ -27,35 +28,24 @@ passes the deciding seat's view on.
 
 from __future__ import annotations
 
-import importlib
 import random
 
 from games.engine import State, view
 
 from .determinize import determinize
-from .expert import DEFAULT_BUDGET, expert_action
+from .expert import expert_action
+from .levels import DEFAULT_BUDGET, LEVELS, MASTER_BUDGET, Level, below
 from .players import beginner_action, casual_action
 
-LEVELS = ("beginner", "casual", "expert", "master")
-# Frozen opponents for arena runs only, kept under bench/ (never imported by the site): the level
-# name and the module (on the path from the project's root) whose ``<name>_action`` plays it.
-BENCH_LEVELS = ("baseline",)
-BENCH_MODULES = {"baseline": "bench.ai_baseline"}
-# Seconds a move (a Shuffle turn: shared by its decisions), Celery workers only. The new-game
-# form shows it (games.forms.LEVEL_SECONDS, checked against this by tests/ai/test_master.py).
-# 9.9 s of search: with the move's preparation (a few ms) a Master's move stays within 10 s.
-MASTER_BUDGET = 9.9
-WORKER_ONLY = ("master",)  # levels choose_action plays only with worker=True
-
 __all__ = [
-    "BENCH_LEVELS",
     "DEFAULT_BUDGET",
     "LEVELS",
     "MASTER_BUDGET",
+    "Level",
     "choose_action",
-    "level_budget",
     "decide",
     "determinize",
+    "level_budget",
 ]
 
 
@@ -71,10 +61,9 @@ def decide(
 
     ``seat_view`` is ``games.engine.view(state, seat)`` for the seat that decides now. ``seed``
     makes the choice repeatable (Expert, Master: repeatable when ``max_sims`` bounds the search
-    before the time ``budget`` in seconds does; default budget ``DEFAULT_BUDGET``, Master's
-    ``MASTER_BUDGET``). ``baseline`` (BENCH_LEVELS) is the frozen Expert, for arena runs.
+    before the time ``budget`` in seconds does; default: the level's budget, ``LEVELS``).
     """
-    if level not in LEVELS + BENCH_LEVELS:
+    if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: pick one of {', '.join(LEVELS)}")
     if not isinstance(seat_view, dict) or "step" not in seat_view:
         raise ValueError("decide() takes a seat's view (games.engine.view(state, seat))")
@@ -89,21 +78,26 @@ def decide(
         return beginner_action(state, seat, rng)
     if level == "casual":
         return casual_action(state, seat, rng)
-    if level in BENCH_LEVELS:
-        search = getattr(importlib.import_module(BENCH_MODULES[level]), f"{level}_action")
-    else:
-        search = expert_action
     if budget is None:
         budget = level_budget(level, worker=True)
-    return search(seat_view, state, rng, budget=budget, max_sims=max_sims)
+    return expert_action(seat_view, state, rng, budget=budget, max_sims=max_sims)
+
+
+def _playing(level: str, worker: bool) -> Level:
+    """The level a seat of ``level`` plays at: a worker-only level outside a worker plays as
+    the level below it."""
+    found = LEVELS[level]
+    while found.worker_only and not worker:
+        found = LEVELS[below(found.name)]
+    return found
 
 
 def level_budget(level: str, *, worker: bool = False) -> float:
     """The seconds a decision of ``level`` searches for: Master's long budget only in a worker
-    (``choose_action``), Expert's otherwise."""
-    if level in WORKER_ONLY and not worker:
-        level = "expert"
-    return MASTER_BUDGET if level == "master" else DEFAULT_BUDGET
+    (``choose_action``), Expert's otherwise. A level that answers at once counts in Expert's
+    (games.jobs.computer measures the players' wait in budgets)."""
+    budget = _playing(level, worker).budget
+    return DEFAULT_BUDGET if budget is None else budget
 
 
 def choose_action(
@@ -125,9 +119,10 @@ def choose_action(
     """
     if state.over:
         raise ValueError("no decision to take: the game is over")
-    if level in WORKER_ONLY and not worker:
-        level = "expert"
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: pick one of {', '.join(LEVELS)}")
+    playing = _playing(level, worker)
     budget = None
-    if budget_share < 1.0 and level in ("expert", "master"):
-        budget = level_budget(level, worker=worker) * max(0.0, budget_share)
-    return decide(view(state, state.controller()), level=level, seed=seed, budget=budget)
+    if budget_share < 1.0 and playing.budget is not None:
+        budget = playing.budget * max(0.0, budget_share)
+    return decide(view(state, state.controller()), level=playing.name, seed=seed, budget=budget)

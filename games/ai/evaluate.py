@@ -1,17 +1,10 @@
-"""Position features and evaluations, on bitboards (see games/engine/pieces.py).
+"""Casual's one-step scores, on bitboards (see games/engine/pieces.py).
 
-Two evaluations, both "how good is this for ``seat``", in units of squares:
-
-* ``QuickScorer`` — Casual's one-step score of a placement, in O(1) big-int operations per
-  placement: squares placed, anchors (corner squares where the colour may grow) won and lost, and
-  anchors of other colours covered. Every colour's change is weighted by what it means to the
-  seat: +1 for its own colours, negative for opponents, 0 for the shared colour (R2.4).
-* ``static_eval`` — Expert's evaluation of a whole position: for every colour the squares placed
-  (large pieces worth a little more while the board is open), plus its mobility (how many legal
-  placements it has, R4) and its reach (how many free squares its next piece could cover);
-  combined per player as the scoring combines colours (R8.3: sum in classic, the worse colour in
-  two-player shuffle), and compared with the opponents (half the strongest one, half their
-  mean).
+``QuickScorer`` scores a placement for ``seat`` in units of squares, in O(1) big-int operations
+per placement: squares placed, anchors (corner squares where the colour may grow) won and lost,
+and anchors of other colours covered. Every colour's change is weighted by what it means to the
+seat (``seat_weights``): +1 for its own colours, negative for opponents, 0 for the shared colour
+(R2.4). Expert values positions by its tree search instead (mcts/).
 """
 
 from __future__ import annotations
@@ -28,25 +21,18 @@ from games.engine.pieces import (
     shift_adjacent,
     shift_diagonal,
 )
-from games.engine.rules import placements_covering, r4_context
 from games.engine.state import State
 
 __all__ = [
-    "EvalParams",
     "QuickParams",
     "QuickScorer",
     "anchors_of",
     "centre_mask",
-    "colour_values",
     "quick_value",
-    "seat_value",
     "seat_weights",
-    "static_eval",
-    "terminal_value",
 ]
 
 SIZE_OF_INDEX = [PIECE_SIZE[p] for p in PIECES]
-TOTAL_SQUARES = sum(SIZE_OF_INDEX)  # 89, R1.3
 
 
 def centre_mask(radius: int) -> int:
@@ -176,108 +162,3 @@ def quick_value(s: State, weights: list[float]) -> float:
             placed = s.boards[k].bit_count()
             total += weights[k] * (placed + anchors_of(s.boards[k], occ).bit_count())
     return total
-
-
-# -- Expert's evaluation --------------------------------------------------------------------
-
-# Value of a placed piece by its size: squares, plus a premium for large pieces, which are the
-# hard ones to fit late in the game. The premium fades as the board fills (see static_eval).
-SIZE_PREMIUM = {1: 0.0, 2: 0.0, 3: 0.2, 4: 0.6, 5: 1.2}
-
-
-class EvalParams:
-    """Weights of ``static_eval`` (a class so that experiments can try others)."""
-
-    mobility = 1.2  # per sqrt(legal placements)
-    reach = 0.25  # per free square the colour's next piece could cover
-    premium = 1.0  # times SIZE_PREMIUM while the board is open
-
-
-def colour_features(s: State, c: int, occ: int) -> tuple[int, int, int]:
-    """(legal placements, reach squares, placed squares) for colour ``c`` by R4."""
-    own = s.boards[c]
-    supply = s.supply[c]
-    if not supply:
-        return 0, 0, own.bit_count()
-    anchors, blocked = r4_context(own, occ)
-    found = placements_covering(anchors, blocked, supply)
-    reach = 0
-    for v in found:
-        reach |= v
-    return len(found), (reach & BOARD).bit_count(), own.bit_count()
-
-
-def colour_values(s: State, params=EvalParams) -> list[float]:
-    occ = s.occupied
-    filled = occ.bit_count() / (SIZE * SIZE)
-    open_factor = max(0.0, 1.0 - 2.5 * filled) * params.premium
-    values = []
-    for c in range(4):
-        if c == s.shared:  # nobody scores the shared colour (R2.4)
-            values.append(0.0)
-            continue
-        moves, reach, placed = colour_features(s, c, occ)
-        premium = 0.0
-        if open_factor:
-            for v in s.pieces[c]:
-                premium += SIZE_PREMIUM[(v & BOARD).bit_count()]
-        value = placed + open_factor * premium
-        if moves:
-            value += params.mobility * math.sqrt(moves) + params.reach * reach
-        elif not s.supply[c]:  # nothing left beats any mobility (R8.4 even pays a bonus)
-            value += 8.0 + (_advanced_bonus(s, c) if s.scoring == "advanced" else 0.0)
-        values.append(value)
-    return values
-
-
-def _advanced_bonus(s: State, c: int) -> float:
-    return 15.0 + (5.0 if s.last_piece[c] == "1" else 0.0)
-
-
-def _softmin(a: float, b: float, t: float = 3.0) -> float:
-    lo = min(a, b)
-    return lo - t * math.log(math.exp((lo - a) / t) + math.exp((lo - b) / t))
-
-
-def seat_value(s: State, values: list[float], seat: int) -> float:
-    cols = s.seat_colours(seat)
-    if len(cols) == 1:
-        return values[cols[0]]
-    a, b = values[cols[0]], values[cols[1]]
-    if s.mode == "shuffle":  # R8.3: the larger remaining count, i.e. the worse colour
-        return _softmin(a, b)
-    return a + b
-
-
-def static_eval(s: State, seat: int, params=EvalParams) -> float:
-    """How good the position is for ``seat``: its value minus its opponents' (squares)."""
-    if s.over:
-        return terminal_value(s, seat)
-    values = colour_values(s, params)
-    return _margin(s, seat, [seat_value(s, values, p) for p in range(s.players)])
-
-
-def _margin(s: State, seat: int, per_seat: list[float]) -> float:
-    mine = per_seat[seat]
-    others = [v for p, v in enumerate(per_seat) if p != seat]
-    best = max(others)
-    return mine - (0.5 * best + 0.5 * sum(others) / len(others))
-
-
-def terminal_value(s: State, seat: int) -> float:
-    """The final result for ``seat``, on the same scale: placed squares (and the advanced
-    scoring's bonuses) compared with the opponents', plus a bonus for winning."""
-    values = []
-    for c in range(4):
-        value = float(TOTAL_SQUARES - remaining(s.supply[c]))
-        if not s.supply[c]:
-            value += 8.0 + (_advanced_bonus(s, c) if s.scoring == "advanced" else 0.0)
-        values.append(value)
-    per_seat = [seat_value(s, values, p) for p in range(s.players)]
-    margin = _margin(s, seat, per_seat)
-    best_other = max(v for p, v in enumerate(per_seat) if p != seat)
-    if per_seat[seat] > best_other + 1e-9:
-        margin += 10.0
-    elif per_seat[seat] < best_other - 1e-9:
-        margin -= 10.0
-    return margin

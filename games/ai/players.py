@@ -61,12 +61,10 @@ def beginner_action(s: State, seat: int, rng) -> dict:
 
 
 class Casual:
-    """Greedy one-step scores for the seat that decides. ``fast`` narrows the look at Recycle
-    and Warp options (rollouts inside Expert's search)."""
+    """Greedy one-step scores for the seat that decides."""
 
-    def __init__(self, seat: int, *, fast: bool = False):
+    def __init__(self, seat: int):
         self.seat = seat
-        self.fast = fast
         # Ranked placements by position: cards that leave the placement rules alone (Skip,
         # Reverse, Double Play, a card without effect) lead to the same list.
         self._ranked: dict[tuple, list[tuple[float, int]]] = {}
@@ -95,8 +93,6 @@ class Casual:
 
     def _width(self, depth: int, full: int) -> int:
         """How many Recycle / Warp options to follow up: fewer inside a card's evaluation."""
-        if self.fast:
-            return 1 if depth else 2
         return 2 if depth else full
 
     # Placements -----------------------------------------------------------------------------
@@ -125,7 +121,7 @@ class Casual:
         if not double:
             return ranked[0][1], ranked[0][0]
         best, best_value = ranked[0][1], None
-        for score, value in ranked[: 2 if self.fast else 4]:
+        for score, value in ranked[:4]:
             after = apply(s, {"place": placement_text(value)})
             total = score
             if after.step == "place_second" and after.turn == s.turn:
@@ -287,6 +283,6 @@ def card_order_bonus(s: State, kind: str, seat: int) -> float:
     return 0.3 * SKIP_VALUE * (w[behind] - w[ahead])
 
 
-def casual_action(s: State, seat: int, rng=None, *, fast: bool = False) -> dict:
+def casual_action(s: State, seat: int, rng=None) -> dict:
     """Casual's action for the decision at hand in ``s`` (``seat`` decides)."""
-    return Casual(seat, fast=fast).action(s)
+    return Casual(seat).action(s)

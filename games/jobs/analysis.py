@@ -1,295 +1,181 @@
-"""Post-game analysis, the pure part: how good was each decision of a game?
+"""Running a game's analysis: the task's body, resumable and idempotent.
 
-No Django here: the task (``games.jobs.tasks.analyse_game``) replays the game and hands each
-decision to ``analyse_decision``; the result is plain data that the task stores, one row per
-decision (``games.models.DecisionAnalysis``).
-
-**What a decision is judged from.** The state before the decision is reduced to the deciding
-seat's view (``engine.view``: other hands and the order of every draw pile hidden, never the seed)
-and a world consistent with that view is sampled as the AI samples it (``games.ai.determinize``).
-Everything below happens in that sampled world, so the analysis knows what the player could have
-known at that moment and nothing more, even though the game is finished.
-
-**The estimate** is the computer's tree search's value for the player to move
-(``games.ai.mcts.mcts_choose``, the same search Expert plays with, on one thread, bounded by
-``sims`` simulations): the mean value of the root's most visited placement, in [0, 1]. The search
-values a finished playout as 90 % its rank (win 1, draw 1/2; with four players the share of
-opponents beaten) and 10 % a smooth curve of the points margin, so the estimate reads as "the
-chance to win" of the player. For each decision we store:
-
-* ``best``: the search's choice for a placement (its most visited placement at the root), the
-  best of the candidates below for a card decision; ``before``: the player's estimate after
-  ``best``, valued exactly as the decision played is (below), and ``sims``, the simulations
-  behind each search;
-* ``after``: the player's estimate after the decision played. When the same player decides next
-  (a Shuffle card before its placement, Double Play's second piece) it is the search's value
-  there. With two players and the opponent to move, it is 1 minus the opponent's value (two
-  players' values add up to 1). With three or four players, the opponents' decisions until the
-  player's next one are played by the Casual level in the sampled world, then the search values
-  the player's position;
-* ``loss = max(0, before - after)``: how much the estimate dropped (0 when the best was played).
-
-**Card decisions** (Shuffle: the card played, the card kept after Draw 2, the colour declared for
-Wild, the piece recycled or warped): every legal choice is judged when there are a handful (at
-most ``CARD_CANDIDATES``); for Recycle and Warp, the choice played and Expert's. Each candidate is
-applied, the rest of the player's turn up to its placement is Casual's, and the search values the
-position there (as Expert's own card choice does, games/ai/expert.py).
-
-Three-player games: the shared colour's decisions are not judged (its rotation changes hands; the
-search plays it as a fourth player) and are stored with ``loss`` 0.
-
-**A second look at the biggest drops.** One search of ``sims`` simulations in one sampled world is
-noisy: two runs with other seeds often name different "biggest mistakes", the one's being the
-other's fourth or fifth. Once every
-decision is judged, each player's biggest drops are judged again, the same way, with
-``REFINE_FACTOR`` times the simulations (``next_to_refine``), until that player's
-``REFINE_TOP`` biggest are all deep ones (at most ``REFINE_MAX`` a player). The row judged again
-replaces the first (its ``sims`` says how deep it is), so every estimate stored is still one
-search's value at the depth it names.
+One run of ``games.tasks.analyse_game`` claims the analysis (a lease, taken by a conditional
+``update``: STYLE.md habit 7), judges the game's decisions that have no row yet, in order, storing
+each as it is done (``DecisionAnalysis``, unique per ply: no decision is judged twice), renews the
+lease after each, and stops after ``ANALYSIS_CHUNK_SECONDS``: it then queues the next slice and
+returns, so that a worker reading other queues too (``make run``) plays the computer's turns in
+between. A worker killed mid-run leaves the rows it stored; the redelivered task, the
+every-minute sweep (``sweep``) or a later ask (games.services.analysis) takes over once the lease
+lapses and goes on from the first decision without a row. Each decision stored nudges the
+game's pages (the progress bar).
 """
 
 from __future__ import annotations
 
-import random
+import logging
 import time
-from dataclasses import asdict, dataclass
+from datetime import timedelta
 
-from games.ai import decide, determinize, mcts
-from games.engine import State, apply, legal_actions, view
-from games.engine.moves import placement_text
-from games.engine.pieces import parse_squares, shape_of_mask
-from games.engine.state import COLOURS
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
-__all__ = [
-    "CARD_CANDIDATES",
-    "DecisionResult",
-    "analyse_decision",
-    "decisions",
-    "describe",
-    "next_to_refine",
-]
+from games.ai import judge
+from games.jobs import queue, task
+from games.live import nudges
+from games.models import DecisionAnalysis, Game, GameAnalysis
 
-PLACE_STEPS = ("setup", "place", "place_second")
-CARD_CANDIDATES = 5  # card, keep, declare: every legal choice up to this many
-TURN_STEPS = 8  # the rest of a turn (Draw 2's kept card, Wild's colour, ...) is a few steps
-CHAIN = 16  # decisions of the opponents played out before the player's next one (3-4 players)
-# Each player's REFINE_TOP biggest drops judged again: more than the three the replay lists,
-# because one search is noisy enough (with four players: one sampled world, one set of replies)
-# that a run's biggest mistake is often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
-REFINE_TOP = 5
-REFINE_FACTOR = 4  # ... with this many times the simulations
-REFINE_MAX = 8  # ... at most this many decisions a player (a drop judged again is often smaller)
-REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
+logger = logging.getLogger(__name__)
 
 
-class OneThread(mcts.MctsParams):
-    """The search as Expert runs it, on one core: an analysis shares the machine with the
-    computer's turns and must not take both cores.
-
-    Without last-good-reply (``lgr``, which Expert uses in classic two-player games):
-    the analysis's estimates were measured with the search before it (bench/ANALYSIS_RESULTS.md),
-    and at an analysis's few hundred simulations a decision LGR's learned replies moved the
-    values of sound moves (tests/analysis/test_estimates.py). Kept off until measured there."""
-
-    threads = 1
-    lgr = 0
+def _lease() -> timezone.datetime:
+    return timezone.now() + timedelta(seconds=settings.ANALYSIS_LEASE_SECONDS)
 
 
-@dataclass(frozen=True)
-class DecisionResult:
-    """One decision judged: plain data, stored as one row, exported as one entry of the record's
-    optional ``analysis`` list (games.selectors.analysis.export_entries, blokus-analysis/1)."""
-
-    ply: int  # the action's number in the game (1 for the first)
-    seat: int  # the player who decided
-    colour: str  # the colour to move
-    step: str  # the decision's step (RECORD.md): place, card, keep, declare, recycle, warp, ...
-    played: dict  # the action played, in the record format
-    best: dict  # the best decision the analysis found, in the record format
-    before: float  # the player's estimate with ``best``
-    after: float  # the player's estimate after ``played``
-    loss: float  # max(0, before - after)
-    sims: int  # simulations behind the estimates
-    judged: bool = True  # False: not judged (three players: the shared colour's decisions)
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-def decisions(initial: State, payloads: list[dict]):
-    """Every decision of a game: (ply, the state before it, the action played), in order."""
-    state = initial
-    for ply, action in enumerate(payloads, start=1):
-        yield ply, state, action
-        state = apply(state, action)
-
-
-def describe(action: dict) -> dict:
-    """What an action is, for words: ``{"kind": "place", "piece": "Z5", "square": "k9"}`` (the
-    piece and its first square by the record's order), ``{"kind": "card", "value": "wild"}``."""
-    if "place" in action or "recycle" in action or "warp" in action:
-        kind = next(k for k in ("place", "recycle", "warp") if k in action)
-        text = action[kind]
-        out = {"kind": kind, "piece": _piece(text), "square": text.split(",")[0]}
-        if kind == "warp":
-            out["to"] = action["to"].split(",")[0]
-        return out
-    kind, value = next(iter(action.items()))
-    return {"kind": kind, "value": value}
-
-
-def _piece(text: str) -> str:
-    try:
-        return shape_of_mask(parse_squares(text)) or "?"
-    except ValueError:
-        return "?"
-
-
-def analyse_decision(
-    state: State, action: dict, *, ply: int, sims: int, seed: int
-) -> DecisionResult:
-    """Judge ``action`` played in ``state`` (the referee's state before it) from the deciding
-    seat's view only, with searches of ``sims`` simulations seeded by ``seed``."""
-    seat = state.controller()
-    colour = COLOURS[state.turn]
-    seat_view = view(state, seat)  # what the player could know: nothing else is read below
-    rng = random.Random(seed)
-    world = determinize(seat_view, rng)
-    judge = _Judge(seat, sims, seed)
-    if state.players == 3 and state.turn == state.shared:
-        value = judge.value_after(world, action)
-        return DecisionResult(
-            ply, seat, colour, state.step, action, action, value, value, 0.0, judge.sims, False
-        )
-    if state.step in PLACE_STEPS:
-        candidates = [judge.best_placement(world)]
-    else:
-        candidates = _card_candidates(world, seat_view, action, sims, seed)
-    # Every candidate and the action played are valued the same way (the position after them),
-    # so that the search's optimism for the side it searches falls on both sides alike.
-    values: dict[tuple, float] = {}
-    for candidate in [*candidates, action]:
-        key = _key(candidate)
-        if key not in values:
-            values[key] = judge.value_after(world, candidate)
-    best = max([*candidates, action], key=lambda c: (values[_key(c)], c == action))
-    before, after = values[_key(best)], values[_key(action)]
-    loss = max(0.0, before - after)
-    return DecisionResult(
-        ply, seat, colour, state.step, action, best, round(before, 4), round(after, 4),
-        round(loss, 4), judge.sims,
-    )  # fmt: skip
-
-
-def next_to_refine(rows: list[dict], sims: int) -> int | None:
-    """The ply of the next decision to judge again with ``REFINE_FACTOR * sims`` simulations,
-    or None: the first player (by seat) one of whose ``REFINE_TOP`` biggest drops (of
-    ``REFINE_FLOOR`` or more, biggest first) is still judged at ``sims`` only, unless
-    ``REFINE_MAX`` of its decisions are deep already. ``rows``: the judged decisions as dicts
-    (``ply``, ``seat``, ``loss``, ``sims``, ``judged``). It reads nothing but the rows, so a run
-    that stops midway and one that goes on from there judge the same decisions again, once each;
-    a row with ``sims`` 0 (no search: the game was over) has nothing to gain from a deeper one."""
-    for seat in sorted({r["seat"] for r in rows}):
-        mine = [r for r in rows if r["seat"] == seat and r["judged"]]
-        if sum(r["sims"] > sims for r in mine) >= REFINE_MAX:
-            continue
-        biggest = sorted(
-            (r for r in mine if r["loss"] >= REFINE_FLOOR), key=lambda r: (-r["loss"], r["ply"])
-        )
-        for r in biggest[:REFINE_TOP]:
-            if 0 < r["sims"] <= sims:
-                return r["ply"]
-    return None
-
-
-def _key(action: dict) -> tuple:
-    """Actions compare by their squares, not their text's order."""
-    return tuple(
-        (k, frozenset(v.split(",")) if k in ("place", "recycle", "warp", "to") else v)
-        for k, v in sorted(action.items())
+def claim(analysis_id: int) -> bool:
+    """Take the analysis for this run: True unless it is finished or another run holds it."""
+    now = timezone.now()
+    return bool(
+        GameAnalysis.objects.filter(pk=analysis_id, status__in=GameAnalysis.IN_FLIGHT)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        .update(status=GameAnalysis.Status.RUNNING, lease_until=_lease(), updated_at=now)
     )
 
 
-def _card_candidates(world, seat_view, action, sims, seed) -> list[dict]:
-    options = legal_actions(world)
-    if len(options) <= CARD_CANDIDATES:
-        return options
-    expert = decide(seat_view, level="expert", seed=seed, budget=3600.0, max_sims=sims)
-    return [action, expert]
+def seed_for(game: Game, ply: int) -> int:
+    """The searches' seed for a decision: the same on every run, so a resumed analysis is the
+    analysis it would have been."""
+    return game.pk * 100_003 + ply * 7 + 1
 
 
-class _Judge:
-    """Searches in one sampled world, from the point of view of ``seat``."""
-
-    def __init__(self, seat: int, sims: int, seed: int):
-        self.seat = seat
-        self.max_sims = sims
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.sims = 0
-
-    def search(self, s: State) -> tuple[int, float]:
-        """The search's best placement for the colour to move in ``s`` and its value for that
-        colour's player; ValueError if the colour has no placement."""
-        value, stats = mcts.mcts_choose(
-            s,
-            deadline=time.perf_counter() + 3600.0,
-            max_sims=self.max_sims,
-            seed=self.rng.randrange(1 << 31),
-            params=OneThread,
+def run(analysis_id: int, *, chunk_seconds: float | None = None) -> str:
+    """One slice of the analysis: "done", "more" (the next slice is queued), "busy" (another run
+    holds it: tried again once its lease lapses), "failed" (a decision raised: the page offers
+    to ask again, which goes on from there) or "gone"."""
+    row = GameAnalysis.objects.select_related("game").filter(pk=analysis_id).first()
+    if row is None or row.status not in GameAnalysis.IN_FLIGHT:
+        return "gone"
+    if not claim(analysis_id):
+        row.refresh_from_db()
+        if row.status in GameAnalysis.IN_FLIGHT and row.lease_until is not None:
+            wait = (row.lease_until - timezone.now()).total_seconds()
+            queue_later(analysis_id, max(1.0, wait + 1.0))
+        return "busy"
+    game = row.game
+    if game.status != Game.Status.FINISHED:  # never: the request checks; but never leak either
+        GameAnalysis.objects.filter(pk=row.pk).update(
+            status=GameAnalysis.Status.FAILED, lease_until=None
         )
-        self.sims = max(self.sims, int(stats["sims"]))
-        return value, float(stats["value"])
-
-    def best_placement(self, world: State) -> dict:
-        try:
-            value, _ = self.search(world)
-        except ValueError:  # nothing the search can place: the engine's first legal choice
-            return legal_actions(world)[0]
-        return {"place": placement_text(value)}
-
-    def casual(self, s: State) -> dict:
-        return decide(view(s, s.controller()), level="casual", seed=self.rng.randrange(1 << 31))
-
-    def value_after(self, world: State, action: dict) -> float:
-        """The player's estimate once ``action`` is played in the sampled ``world``. Every
-        candidate is valued with the same random numbers (the opponents' replies, the searches'
-        seeds): the difference between two candidates is then theirs, not the dice's."""
-        self.rng = random.Random(self.seed + 1)
-        s = apply(world, action)
-        colour = world.turn
-        for _ in range(TURN_STEPS):  # the rest of the player's turn up to its placement
-            if s.over or s.turn != colour or s.controller() != self.seat:
+        return "gone"
+    chunk = settings.ANALYSIS_CHUNK_SECONDS if chunk_seconds is None else chunk_seconds
+    stop = time.monotonic() + chunk
+    judged = set(DecisionAnalysis.objects.filter(analysis=row).values_list("ply", flat=True))
+    payloads = list(game.actions.order_by("ply").values_list("payload", flat=True))
+    positions = {}
+    finished = True
+    try:
+        for ply, state, action in judge.decisions(game.initial_state(), payloads):
+            positions[ply] = (state, action)
+            if ply in judged:
+                continue
+            if time.monotonic() >= stop:
+                finished = False
                 break
-            if s.step in PLACE_STEPS:
-                break
-            s = apply(s, self.casual(s))
-        return self.position_value(s)
+            result = judge.analyse_decision(
+                state, action, ply=ply, sims=row.sims, seed=seed_for(game, ply)
+            )
+            _store(row, result)
+            judged.add(ply)
+        finished = finished and _look_again(row, positions, stop)
+    except Exception:  # a bug, not a dead worker: stop, rather than retry it every minute
+        logger.exception("analysis %s: a decision could not be judged", row.pk)
+        GameAnalysis.objects.filter(pk=row.pk).update(
+            status=GameAnalysis.Status.FAILED, lease_until=None, updated_at=timezone.now()
+        )
+        _nudge(game.public_id, len(judged), row.total, finished=True)
+        return "failed"
+    if finished:
+        GameAnalysis.objects.filter(pk=row.pk).update(
+            status=GameAnalysis.Status.DONE,
+            done=len(judged),
+            lease_until=None,
+            finished_at=timezone.now(),
+            updated_at=timezone.now(),
+        )
+        _nudge(game.public_id, len(judged), row.total, finished=True)
+        return "done"
+    GameAnalysis.objects.filter(pk=row.pk).update(lease_until=None, updated_at=timezone.now())
+    transaction.on_commit(lambda: queue("analyse_game", row.pk))
+    return "more"
 
-    def position_value(self, s: State) -> float:
-        """The player's estimate in ``s``, whoever is to move there."""
-        for _ in range(CHAIN):
-            if s.over:
-                return final_value(s, self.seat)
-            mover = s.controller()
-            if mover == self.seat or s.players == 2:
-                try:
-                    _, value = self.search(s)
-                except ValueError:  # the colour to move cannot place here: one step on
-                    s = apply(s, self.casual(s))
-                    continue
-                return value if mover == self.seat else 1.0 - value
-            s = apply(s, self.casual(s))  # an opponent of three or four: Casual plays it
-        return 0.5  # pragma: no cover - a chain that long does not happen
+
+def _look_again(row: GameAnalysis, positions: dict, stop: float) -> bool:
+    """Once every decision is judged: each player's biggest drops judged again deeper
+    (judge.next_to_refine, which reads only the stored rows: a run that stops here and the
+    one that takes over judge each again once). True when none is left, False when the slice
+    is over first."""
+    while True:
+        rows = list(
+            DecisionAnalysis.objects.filter(analysis=row).values(
+                "ply", "seat", "loss", "sims", "judged"
+            )
+        )
+        ply = judge.next_to_refine(rows, row.sims)
+        if ply is None:
+            return True
+        if time.monotonic() >= stop:
+            return False
+        _nudge(row.game.public_id, len(rows), row.total, finished=False, second=True)
+        state, action = positions[ply]
+        result = judge.analyse_decision(
+            state, action, ply=ply, sims=judge.REFINE_FACTOR * row.sims,
+            seed=seed_for(row.game, ply),
+        )  # fmt: skip
+        # Only over a row still at the first depth (another run may have been here first).
+        DecisionAnalysis.objects.filter(analysis=row, ply=ply, sims__lte=row.sims).update(
+            **{k: v for k, v in result.as_dict().items() if k != "ply"}
+        )
+        GameAnalysis.objects.filter(pk=row.pk).update(
+            lease_until=_lease(), updated_at=timezone.now()
+        )
 
 
-def final_value(s: State, seat: int) -> float:
-    """A finished game's value for ``seat``, as the search values a finished playout: the share
-    of opponents beaten (draws half). Points are compared by the game's scoring."""
-    from games.engine import score
+def sweep() -> int:
+    """Every minute (CELERY_BEAT_SCHEDULE): queue again the analyses in flight that no run has
+    held for two leases (a worker killed, and Redis would hand its task out again only after
+    the visibility timeout, an hour). How many were queued."""
+    quiet = timezone.now() - timedelta(seconds=2 * settings.ANALYSIS_LEASE_SECONDS)
+    stalled = list(
+        GameAnalysis.objects.filter(status__in=GameAnalysis.IN_FLIGHT, updated_at__lt=quiet)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=timezone.now()))
+        .values_list("pk", flat=True)
+    )
+    for pk in stalled:
+        queue("analyse_game", pk)
+    return len(stalled)
 
-    players = score(s)["players"]
-    place = players[seat]["place"]
-    others = [p for p in players if p["seat"] != seat]
-    beaten = sum(1.0 if place < p["place"] else 0.5 if place == p["place"] else 0.0 for p in others)
-    return beaten / max(1, len(others))
+
+def queue_later(analysis_id: int, seconds: float) -> None:
+    task("analyse_game").apply_async((analysis_id,), countdown=seconds)
+
+
+def _store(row: GameAnalysis, result: judge.DecisionResult) -> None:
+    try:
+        with transaction.atomic():
+            DecisionAnalysis.objects.create(analysis=row, **result.as_dict())
+    except IntegrityError:  # another run stored it first (a lease lapsed under a slow search)
+        logger.warning("analysis %s: ply %s was already judged", row.pk, result.ply)
+    done = DecisionAnalysis.objects.filter(analysis=row).count()
+    GameAnalysis.objects.filter(pk=row.pk).update(
+        done=done, lease_until=_lease(), updated_at=timezone.now()
+    )
+    _nudge(row.game.public_id, done, row.total, finished=False)
+
+
+def _nudge(public_id: str, done: int, total: int, *, finished: bool, second: bool = False) -> None:
+    try:
+        nudges.analysis_progress(public_id, done, total, finished=finished, second=second)
+    except Exception:  # a nudge is a courtesy: the rows are stored whatever happens here
+        logger.warning("analysis progress nudge failed for %s", public_id, exc_info=True)

@@ -10,7 +10,7 @@ import smtplib
 from celery import shared_task
 
 from games import health
-from games.jobs import analyser, computer, deadlines, digests, emails, push
+from games.jobs import analysis, computer, deadlines, digests, emails, push
 from games.models import Game
 
 
@@ -99,12 +99,12 @@ def scan_deadlines() -> dict[str, int]:
 
 @shared_task(name="games.tasks.analyse_game")
 def analyse_game(analysis_id: int) -> str:
-    """One slice of a finished game's analysis (games.jobs.analyser), on the analysis queue
+    """One slice of a finished game's analysis (games.jobs.analysis), on the analysis queue
     (CELERY_TASK_ROUTES): resumable, and no decision judged twice however often it runs."""
-    return analyser.run(analysis_id)
+    return analysis.run(analysis_id)
 
 
 @shared_task(name="games.tasks.sweep_analyses")
 def sweep_analyses() -> int:
     """Every minute (CELERY_BEAT_SCHEDULE): queue again analyses whose run was lost."""
-    return analyser.sweep()
+    return analysis.sweep()

@@ -91,7 +91,7 @@ def _label(seat: int, labels: dict) -> str:
 
 def progress(status: str, done: int, total: int) -> dict:
     """The bar's figures; ``second``: every decision is judged and the biggest drops are being
-    judged again (games.jobs.analysis.next_to_refine): the bar has no end to show then."""
+    judged again (games.ai.judge.next_to_refine): the bar has no end to show then."""
     return {
         "status": status,
         "done": done,
@@ -219,7 +219,7 @@ def panel(data, *, players_count: int, colour_seats: dict, labels: dict, base_ur
     out["in_flight"] = data.in_flight
     out["failed"] = not data.finished and not data.in_flight
     if data.finished:
-        # The biggest drops judged again deeper (games.jobs.analysis.next_to_refine): the note
+        # The biggest drops judged again deeper (games.ai.judge.next_to_refine): the note
         # names that depth too, since each row's estimate is at the depth it was judged at.
         deep = max((d["sims"] for d in data.decisions), default=0)
         out["deep_sims"] = deep if deep > data.sims else 0

@@ -2,7 +2,7 @@
 export's ``analysis`` list, a player's accuracy over their last games.
 
 Who may read it: an analysis exists only for finished games (services.analysis), and what it
-holds was judged from each deciding seat's view at that moment (games/jobs/analysis.py), so
+holds was judged from each deciding seat's view at that moment (games/ai/judge.py), so
 it is shown to everyone who may see the finished game, players and spectators alike: the same
 rows for every reader. A game not finished never has one shown (``analysis_of`` checks again).
 """
@@ -94,7 +94,7 @@ def analysis_of(game: Game) -> AnalysisData | None:
 def export_entries(game: Game) -> list[dict] | None:
     """The record export's optional ``analysis`` list: one entry per judged decision, each
     marked with its format (``blokus-analysis/1``); None while there is no finished analysis
-    (the key is then left out). See games/jobs/analysis.py for what each value means.
+    (the key is then left out). See games/ai/judge.py for what each value means.
 
     docs/RECORD.md makes an entry's ``ply`` the index of its decision in the record's
     ``actions`` (0 for the first), as a reader indexes the list; the site numbers actions from 1

@@ -46,7 +46,10 @@ MODEL = BradleyTerryFull()
 COMPUTER_SIGMA = 2.0
 # Head-to-head win rates from the arena (bench/AI_RESULTS.md, 2-player, classic and Shuffle
 # pooled), each the lower end of its 95 % Wilson interval: Casual won 80 of 80 games against
-# Beginner, Expert 39 of 40 against Casual. The lower bound keeps a perfect score finite.
+# Beginner, Expert 39 of 40 against Casual. The lower bound keeps a perfect score finite. The AI's
+# table of levels holds them (games/ai/levels.py, ``beats_below``); the services do not import the
+# AI package, so they are repeated here and tests/ai/test_level_table.py checks that they agree.
+# A level not measured (Master) is rated as the level below it (``computer_rating``).
 COMPUTER_WIN_RATES = {("casual", "beginner"): 0.954, ("expert", "casual"): 0.871}
 ANCHOR = ("casual", MODEL.mu)  # Casual rates as a newcomer does
 # G3: games against the computer count while the player is below the weakest computer seat's

@@ -95,7 +95,8 @@ def test_the_ai_package_never_imports_django():
     from pathlib import Path
 
     code = (
-        "import sys, games.ai, games.ai.cli;print(any(m.startswith('django') for m in sys.modules))"
+        "import sys, games.ai, games.ai.cli, games.ai.judge;"
+        "print(any(m.startswith('django') for m in sys.modules))"
     )
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(

@@ -16,7 +16,7 @@ from tests.ai.positions import (
     random_positions,
 )
 
-BUDGET = 0.05  # Expert: a tiny budget keeps the suite fast (it falls back to Casual if short)
+BUDGET = 0.05  # Expert, Master: a tiny budget keeps the suite fast (a slice of the search)
 
 
 def act(state, level, seed=1):
@@ -24,7 +24,7 @@ def act(state, level, seed=1):
     return decide(view(state, seat), level=level, seed=seed, budget=BUDGET)
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", list(LEVELS))
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("mode", MODES)
 def test_every_step_gets_a_legal_action(mode, players, level):
@@ -69,12 +69,28 @@ def test_a_whole_game_between_levels_ends():
     assert score(s)["over"]
 
 
-def test_expert_uses_its_search_with_time():
-    # With a real budget the Expert simulates; its action is still legal.
-    state = built(2, "card")
-    seat_view = view(state, 0)
-    action = decide(seat_view, level="expert", seed=3, budget=0.4)
+def test_expert_uses_its_search_with_time(monkeypatch):
+    """With a time budget (no simulation cap) Expert's card is its tree search's choice: each
+    candidate card is searched, simulations run, and the card played is the best valued."""
+    from games.ai import mcts
+
+    searched = []
+    search = mcts.mcts_choose
+
+    def recorded(state, **kwargs):
+        assert kwargs.get("max_sims") is None  # the budget alone bounds it
+        value, stats = search(state, **kwargs)
+        searched.append(stats)
+        return value, stats
+
+    monkeypatch.setattr(mcts, "mcts_choose", recorded)
+    state = built(2, "card")  # blue holds Wild and Recycle
+    action = decide(view(state, 0), level="expert", seed=3, budget=0.4)
     assert action in legal_actions(state)
+    cards = legal_actions(state)  # the candidates, in the order they are searched
+    assert len(cards) == len(searched) == 2 and all(stats["sims"] > 0 for stats in searched)
+    values = [stats["value"] for stats in searched]
+    assert action == cards[values.index(max(values))]
 
 
 def test_choose_action_keeps_the_website_signature():

@@ -11,8 +11,10 @@ import pytest
 import games.ai
 from games.ai import DEFAULT_BUDGET, LEVELS, MASTER_BUDGET, choose_action, decide, mcts
 from games.ai.expert import ExpertParams
-from games.ai.players import casual_action
+from games.ai.mcts import MctsParams
+from games.ai.players import PLACE_STEPS, casual_action
 from games.engine import legal_actions, view
+from tests.ai.clocks import Ticking
 from tests.ai.positions import positions
 
 
@@ -95,39 +97,37 @@ def test_ai_play_thinks_long_only_in_a_worker(master_game, budgets, alice):
     assert budgets == [DEFAULT_BUDGET, MASTER_BUDGET]
 
 
-def test_the_new_game_form_shows_the_budgets_the_ai_plays_at():
-    # The web layers do not import games.ai: the form repeats the figures it shows.
-    from games.forms import LEVEL_SECONDS
-
-    shown = {"expert": DEFAULT_BUDGET, "master": MASTER_BUDGET}
-    assert {level: round(seconds) for level, seconds in shown.items()} == LEVEL_SECONDS
-
-
 @pytest.fixture
 def windows(monkeypatch):
-    """Replace the tree search by an instant answer, recording each search's deadline; the
-    windows of a decision are measured from its start (``windows.decide``)."""
-    import time
-
+    """Replace the tree search by an instant answer recording each search's deadline, with
+    Expert's clock stopped (``expert.clock``): a decision's window is then exactly what its
+    budget gives its searches, however busy the machine."""
+    from games.ai import expert
     from games.engine.rules import legal_placements
 
+    clock = Ticking(0.0)
+    monkeypatch.setattr(expert, "clock", clock)
     deadlines: list[float] = []
 
     def instant(state, *, deadline, **kwargs):
         deadlines.append(deadline)
         return min(legal_placements(state)), {"value": 0.5, "sims": 1}
 
+    def instant_value(state, seat, *, deadline, **kwargs):
+        deadlines.append(deadline)
+        return 0.5
+
     monkeypatch.setattr(mcts, "mcts_choose", instant)
+    monkeypatch.setattr(mcts, "seat_value", instant_value)
 
     class Windows:
         def decide(self, state, level: str) -> float:
             """The seconds the decision at ``state`` may search, from its start."""
             del deadlines[:]
-            began = time.perf_counter()
             action = decide(view(state, state.controller()), level=level, seed=1)
             assert action in legal_actions(state)
             assert deadlines, "the decision did not search"
-            return max(deadlines) - began
+            return max(deadlines) - clock.now
 
     return Windows()
 
@@ -151,12 +151,11 @@ def test_a_master_shuffle_turn_shares_its_ten_seconds_as_experts_turn_shares_two
     expert = {step: windows.decide(found[step], "expert") for step in steps}
     shares = ExpertParams.turn_shares
     for step in steps:
-        # The same share of each level's budget (at most: the card's choices keep a margin).
-        assert master[step] <= shares[step] * MASTER_BUDGET + 0.1, step
-        assert master[step] >= 0.85 * shares[step] * MASTER_BUDGET, step
-        assert master[step] / MASTER_BUDGET == pytest.approx(
-            expert[step] / DEFAULT_BUDGET, abs=0.02
-        )
+        # The same share of each level's budget: a placement searches all of its share, a
+        # card's choices ExpertParams.budget_share of it (the rest: the turn's margin).
+        searched = MctsParams.budget_share if step in PLACE_STEPS else ExpertParams.budget_share
+        assert master[step] == pytest.approx(shares[step] * searched * MASTER_BUDGET), step
+        assert expert[step] == pytest.approx(shares[step] * searched * DEFAULT_BUDGET), step
     for turn in TURNS:  # a whole turn searches for 10 s at most (a few ms of preparation aside)
         assert sum(master[step] for step in turn) <= 10.0, turn
     assert master["card"] + master["place"] >= 0.7 * MASTER_BUDGET  # the usual turn thinks long

@@ -17,8 +17,6 @@ from games.engine.pieces import BOARD, PIECE_SHIFT, PIECES, PLACEMENTS
 from games.engine.rules import placement_text, placements_covering, r4_context
 from tests.ai.positions import random_positions
 
-pytestmark = pytest.mark.skipif(not mcts.AVAILABLE, reason="numba is not installed")
-
 
 def _classic(players: int, seed: int, plies: int):
     rng = random.Random(seed)

@@ -1,16 +1,17 @@
-"""Issue #23: a time-budgeted search stops once its pick cannot change (``settle=True``, after
-Pentobi's ``SearchBase::check_cannot_change``), and only then."""
+"""A time-budgeted search stops once its pick cannot change (``settle=True``, after Pentobi's
+``SearchBase::check_cannot_change``), and only then: the player waits less for the same pick.
+The searches run on a clock the tests drive (tests/ai/clocks.py), not the machine's."""
 
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 
 from games.ai import mcts
 from games.ai.mcts.choose import SETTLE_AFTER, _settled
 from games.engine import apply, legal_actions, legal_placements, new_game
+from tests.ai.clocks import Ticking
 
 
 def _tree(visits: list[int], first: int = 3) -> tuple:
@@ -48,19 +49,23 @@ def _with_placements(least: int, most: int):
 def test_a_settling_search_with_one_move_in_it_stops_at_once():
     s = _with_placements(1, 1)
     mcts.forget()
-    began = time.perf_counter()
-    value, stats = mcts.mcts_choose(s, deadline=began + 5.0, seed=1, settle=True)
-    spent = time.perf_counter() - began
+    clock = Ticking()
+    began = clock.now
+    value, stats = mcts.mcts_choose(s, deadline=began + 5.0, seed=1, settle=True, clock=clock)
     assert stats["settled"] and {value} == legal_placements(s)
-    assert SETTLE_AFTER <= spent < 2.0
+    # It judged its pick once SETTLE_AFTER had passed on its clock, long before its deadline.
+    assert SETTLE_AFTER <= clock.now - began < SETTLE_AFTER + 0.05
 
 
 def test_a_settling_search_stops_no_later_than_its_deadline_and_picks_the_most_visited():
     s = _with_placements(2, 4)
-    began = time.perf_counter()
-    value, stats = mcts.mcts_choose(s, deadline=began + 1.0, seed=2, settle=True)
+    clock = Ticking()
+    deadline = clock.now + 0.3
+    value, stats = mcts.mcts_choose(s, deadline=deadline, seed=2, settle=True, clock=clock)
     assert value in legal_placements(s)
-    assert time.perf_counter() - began < 1.5
+    # Its last slice ended at the first reading past the deadline, or it settled before.
+    assert clock.now < deadline + 2 * clock.tick
+    assert stats["settled"] or clock.now >= deadline
     assert 0 < stats["visits"] <= stats["root_visits"]
 
 
@@ -68,6 +73,7 @@ def test_searches_without_settle_or_bounded_by_simulations_run_to_their_end():
     s = _with_placements(2, 3)
     _, bounded = mcts.mcts_choose(s, deadline=float("inf"), max_sims=2000, seed=3, settle=True)
     assert bounded["sims"] == 2000 and not bounded["settled"]
-    began = time.perf_counter()
-    _, timed = mcts.mcts_choose(s, deadline=began + 0.4, seed=3)
-    assert time.perf_counter() - began >= 0.4 and not timed["settled"]
+    clock = Ticking()
+    deadline = clock.now + 0.3
+    _, timed = mcts.mcts_choose(s, deadline=deadline, seed=3, clock=clock)
+    assert clock.now >= deadline and not timed["settled"]

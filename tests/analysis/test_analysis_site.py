@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine, services
-from games.jobs import analyser, analysis
+from games.ai import judge
+from games.jobs import analysis
 from games.models import DecisionAnalysis, Game, GameAnalysis
 from games.services.analysis import analysis_request
 from tests.support.pages import client_for
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.timeout(300)]
 def run_to_the_end(row, chunk: float = 0.3) -> list[str]:
     outcomes = []
     while True:
-        outcome = analyser.run(row.pk, chunk_seconds=chunk)
+        outcome = analysis.run(row.pk, chunk_seconds=chunk)
         outcomes.append(outcome)
         if outcome != "more":
             return outcomes
@@ -65,13 +66,13 @@ def test_the_analysis_judges_every_decision_once_in_slices(
     finished_game, alice, shallow, monkeypatch
 ):
     calls = []
-    judge = analysis.analyse_decision
+    real = judge.analyse_decision
 
     def counted(state, action, **kw):
         calls.append((kw["ply"], kw["sims"]))
-        return judge(state, action, **kw)
+        return real(state, action, **kw)
 
-    monkeypatch.setattr(analysis, "analyse_decision", counted)
+    monkeypatch.setattr(judge, "analyse_decision", counted)
     row = analysis_request(game=finished_game, user=alice)
     assert row.status == GameAnalysis.Status.QUEUED and row.sims == 16
     outcomes = run_to_the_end(row, chunk=0.2)
@@ -83,47 +84,47 @@ def test_the_analysis_judges_every_decision_once_in_slices(
     assert (
         again
         and len(again) == len(set(again))
-        and calls[-len(again) :] == [(ply, 16 * analysis.REFINE_FACTOR) for ply in again]
+        and calls[-len(again) :] == [(ply, 16 * judge.REFINE_FACTOR) for ply in again]
     )
     row.refresh_from_db()
     assert row.status == GameAnalysis.Status.DONE and row.done == row.total == total
-    assert analyser.run(row.pk) == "gone"  # a late delivery does nothing
+    assert analysis.run(row.pk) == "gone"  # a late delivery does nothing
     rows = DecisionAnalysis.objects.filter(analysis=row)
     assert rows.count() == total
     assert sorted(rows.filter(sims=64).values_list("ply", flat=True)) == sorted(again)
     for seat in (0, 1):  # each player's three biggest drops are the deep ones
-        mine = rows.filter(seat=seat, loss__gte=analysis.REFINE_FLOOR).order_by("-loss", "ply")
+        mine = rows.filter(seat=seat, loss__gte=judge.REFINE_FLOOR).order_by("-loss", "ply")
         deep = rows.filter(seat=seat, sims=64).count()
-        assert deep == analysis.REFINE_MAX or all(r.sims == 64 for r in mine[:3])
+        assert deep == judge.REFINE_MAX or all(r.sims == 64 for r in mine[:3])
 
 
 def test_a_run_killed_midway_is_taken_over_when_its_lease_lapses(
     finished_game, alice, shallow, monkeypatch
 ):
-    judge = analysis.analyse_decision
+    real = judge.analyse_decision
     calls = []
 
     def dies_after_five(state, action, **kw):
         if len(calls) == 5:
             raise KeyboardInterrupt("the worker is killed")
         calls.append(kw["ply"])
-        return judge(state, action, **kw)
+        return real(state, action, **kw)
 
-    monkeypatch.setattr(analysis, "analyse_decision", dies_after_five)
+    monkeypatch.setattr(judge, "analyse_decision", dies_after_five)
     row = analysis_request(game=finished_game, user=alice)
     with pytest.raises(KeyboardInterrupt):
-        analyser.run(row.pk, chunk_seconds=60)
+        analysis.run(row.pk, chunk_seconds=60)
     assert DecisionAnalysis.objects.filter(analysis=row).count() == 5
     queued = []
-    monkeypatch.setattr(analyser, "queue_later", lambda pk, seconds: queued.append(seconds))
-    assert analyser.run(row.pk) == "busy" and queued  # the dead run still holds it: later
+    monkeypatch.setattr(analysis, "queue_later", lambda pk, seconds: queued.append(seconds))
+    assert analysis.run(row.pk) == "busy" and queued  # the dead run still holds it: later
     GameAnalysis.objects.filter(pk=row.pk).update(lease_until=timezone.now() - timedelta(1))
     deeper = []
     monkeypatch.setattr(
-        analysis,
+        judge,
         "analyse_decision",
         lambda s, a, **kw: (
-            (calls if kw["sims"] == 16 else deeper).append(kw["ply"]) or judge(s, a, **kw)
+            (calls if kw["sims"] == 16 else deeper).append(kw["ply"]) or real(s, a, **kw)
         ),
     )
     assert run_to_the_end(row, chunk=60) == ["done"]
@@ -257,13 +258,13 @@ def test_the_sweep_queues_again_an_analysis_whose_run_was_lost(finished_game, al
         game=finished_game, requested_by=alice, sims=16, total=3, status="running"
     )
     queued = []
-    monkeypatch.setattr(analyser, "queue", lambda name, pk: queued.append((name, pk)))
-    assert analyser.sweep() == 0  # just asked: not stalled
+    monkeypatch.setattr(analysis, "queue", lambda name, pk: queued.append((name, pk)))
+    assert analysis.sweep() == 0  # just asked: not stalled
     long_ago = timezone.now() - timedelta(minutes=10)
     GameAnalysis.objects.filter(pk=row.pk).update(updated_at=long_ago, lease_until=long_ago)
-    assert analyser.sweep() == 1 and queued == [("analyse_game", row.pk)]
+    assert analysis.sweep() == 1 and queued == [("analyse_game", row.pk)]
     GameAnalysis.objects.filter(pk=row.pk).update(status="done")
-    assert analyser.sweep() == 0
+    assert analysis.sweep() == 0
 
 
 def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice, settings):
@@ -304,7 +305,7 @@ def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice
     run_to_the_end(row, chunk=600)
     blunder = DecisionAnalysis.objects.get(analysis=row, ply=35)
     # From about 0.9 to well under even (0.38-0.41 seen: the searches' seed comes from the
-    # game's database id, analyser.seed_for, which depends on the tests run before this one);
+    # game's database id, analysis.seed_for, which depends on the tests run before this one);
     # the loss is the honest figure, over 0.3.
     assert blunder.seat == 0 and blunder.loss >= 0.3 and blunder.after <= 0.45
     page = client_for(alice).get(reverse("game_replay", args=[game.public_id])).content.decode()
@@ -322,21 +323,21 @@ def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice
 def test_an_analysis_that_raises_stops_as_failed_and_can_be_asked_again(
     finished_game, alice, shallow, monkeypatch
 ):
-    judge = analysis.analyse_decision
+    real = judge.analyse_decision
 
     def broken_at_seven(state, action, **kw):
         if kw["ply"] == 7:
             raise ValueError("a bug")
-        return judge(state, action, **kw)
+        return real(state, action, **kw)
 
-    monkeypatch.setattr(analysis, "analyse_decision", broken_at_seven)
+    monkeypatch.setattr(judge, "analyse_decision", broken_at_seven)
     row = analysis_request(game=finished_game, user=alice)
     assert run_to_the_end(row, chunk=60) == ["failed"]
     row.refresh_from_db()
     assert row.status == GameAnalysis.Status.FAILED and row.done == 6
     page = client_for(alice).get(reverse("game_replay", args=[finished_game.public_id]))
     assert "Ask again to finish it" in page.content.decode()
-    monkeypatch.setattr(analysis, "analyse_decision", judge)
+    monkeypatch.setattr(judge, "analyse_decision", real)
     again = analysis_request(game=finished_game, user=alice)
     assert again.pk == row.pk and again.status == GameAnalysis.Status.QUEUED
     assert run_to_the_end(again)[-1] == "done"

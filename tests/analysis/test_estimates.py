@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from games.ai.judge import analyse_decision, decisions, describe
 from games.engine import apply, legal_actions, new_game
 from games.engine.pieces import PIECE_INDEX
-from games.jobs.analysis import analyse_decision, decisions, describe
 from tests.support.analysis import BLUNDER, OPENING, SOUND
 
 pytestmark = pytest.mark.timeout(120)
@@ -89,7 +89,7 @@ def test_a_shuffle_decision_is_judged_from_the_seats_view_only(monkeypatch):
     analyse_decision and this fails)."""
     import random
 
-    from games.jobs import analysis
+    from games.ai import judge
     from tests.engine.helpers import disguise
 
     # Blue plays Draw 2: what it draws is the top of its own pile, which it may not know.
@@ -101,8 +101,8 @@ def test_a_shuffle_decision_is_judged_from_the_seats_view_only(monkeypatch):
     assert other.piles != s.piles
     action = {"card": "draw2"}
     seen = []
-    real = analysis.view
-    monkeypatch.setattr(analysis, "view", lambda st, seat: seen.append(seat) or real(st, seat))
+    real = judge.view
+    monkeypatch.setattr(judge, "view", lambda st, seat: seen.append(seat) or real(st, seat))
     one = analyse_decision(s, action, ply=9, sims=50, seed=4)
     two = analyse_decision(other, action, ply=9, sims=50, seed=4)
     assert one == two

@@ -1,9 +1,9 @@
-"""The second look at each player's biggest drops (games/jobs/analysis.py, ``next_to_refine``):
+"""The second look at each player's biggest drops (games/ai/judge.py, ``next_to_refine``):
 which decisions are judged again deeper, and when it stops. Pure: rows are plain dicts."""
 
 from __future__ import annotations
 
-from games.jobs.analysis import REFINE_MAX, REFINE_TOP, next_to_refine
+from games.ai.judge import REFINE_MAX, REFINE_TOP, next_to_refine
 
 SIMS = 100
 DEEP = 400

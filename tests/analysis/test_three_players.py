@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from games.engine.state import COLOURS
-from games.jobs import analyser
+from games.jobs import analysis
 from games.models import DecisionAnalysis, Game, GameAnalysis, Seat
 from games.selectors.analysis import analysis_of, export_entries
 from games.services import SeatSpec
@@ -51,7 +51,7 @@ def test_a_three_player_game_is_analysed_with_the_shared_colour_unjudged(
     shared = COLOURS[game.initial_state().shared]
     assert shared == "green"  # unless the creator picks another (R2.4)
     row = analysis_request(game=game, user=alice)
-    while (outcome := analyser.run(row.pk, chunk_seconds=30)) == "more":
+    while (outcome := analysis.run(row.pk, chunk_seconds=30)) == "more":
         pass
     assert outcome == "done"
     row.refresh_from_db()

@@ -69,7 +69,6 @@ NOT_YET = frozenset(
         "config/settings.py",
         "games/ai/expert.py",
         "games/ai/mcts/choose.py",
-        "games/jobs/analyser.py",
         "games/models.py",
         "games/presenters/analysis.py",
         "games/presenters/game_list.py",

@@ -104,7 +104,7 @@ def test_a_four_player_shuffle_analysis_reads_on_a_desktop_and_a_phone(
 
     def make():
         from games import services
-        from games.jobs import analyser
+        from games.jobs import analysis
         from games.models import Seat
         from games.services import SeatSpec
         from games.services.analysis import analysis_request
@@ -121,7 +121,7 @@ def test_a_four_player_shuffle_analysis_reads_on_a_desktop_and_a_phone(
             services.game_join(game=game, user=user)
         game = play(game, seed=5)
         row = analysis_request(game=game, user=dave)
-        while analyser.run(row.pk, chunk_seconds=60) == "more":
+        while analysis.run(row.pk, chunk_seconds=60) == "more":
             pass
         card = row.decisions.filter(step="card").order_by("-loss").first()
         return game, card.ply

@@ -1,7 +1,7 @@
 """Monte Carlo tree search for Blokus placements, with a compiled inner loop (numba).
 
-Expert and Master place their pieces by this search when numba is installed (``AVAILABLE``);
-without it they use the pure-Python search of search.py, which stays the reference path.
+Expert and Master place their pieces by this search, and value Shuffle's other decisions by it
+(expert.py), in every mode and for two to four players.
 
 The package, by concern (Pentobi's design, measured in bench/AI_RESULTS.md):
 
@@ -20,7 +20,8 @@ The package, by concern (Pentobi's design, measured in bench/AI_RESULTS.md):
   colour once (R6.1), and finished games are valued as Shuffle scores them (two players: the
   worse colour, R8.3 / R8.4). A card that changes R4 for this placement (Wild, Edge to Edge,
   Double Play's second piece) gives the root the engine's placements (``given_moves``). Cards,
-  Recycle and Warp are decided elsewhere (expert.py).
+  Recycle and Warp are decided elsewhere (expert.py), by this search's values of the positions
+  they lead to: ``mcts_choose``'s where the colour places, ``seat_value``'s where it does not.
 * **Playouts:** every colour in turn places a random placement, weighted 5 ** squares times
   1e6 ** (squares next to the opponents' latest pieces it covers); early on only its large pieces
   are considered. The game is then scored as the game is scored (R8.3 / R8.4) and every player
@@ -36,6 +37,7 @@ from __future__ import annotations
 from games.engine.pieces import PLACEMENTS
 
 from .choose import (
+    final_values,
     forget,
     given_moves,
     history,
@@ -48,19 +50,19 @@ from .choose import (
     root_considered,
     root_moves,
     scratch,
+    seat_value,
 )
-from .compiled import AVAILABLE
 from .position import MAX_MOVES, values
 from .search import SLICE, MctsParams
 from .tables import Tables, placement_index
 
 __all__ = [
-    "AVAILABLE",
     "MAX_MOVES",
     "PLACEMENTS",
     "SLICE",
     "MctsParams",
     "Tables",
+    "final_values",
     "forget",
     "given_moves",
     "history",
@@ -74,19 +76,11 @@ __all__ = [
     "root_considered",
     "root_moves",
     "scratch",
-    "supported",
+    "seat_value",
     "values",
     "configure",
     "warm_up",
 ]
-
-
-def supported(state) -> bool:
-    """Whether this search plays ``state``'s placements: numba present (two, three or four
-    players; with three, the shared colour's turns are valued for the seat whose rotation it is,
-    R2.4). In Shuffle mode the search places as if no more card were played after this one (the
-    playouts are classic Blokus in the current direction)."""
-    return AVAILABLE and state.players in (2, 3, 4)
 
 
 def configure(*, threads: int) -> None:
@@ -105,7 +99,8 @@ def warm_up() -> None:
     A worker calls this once at start (config/celery.py), and the command line before its
     clock starts, so that no decision waits for the compiler (about ten seconds on a fresh
     install, well under one with the cache)."""
-    if AVAILABLE:
-        from games.engine import new_game
+    from games.engine import new_game
 
-        mcts_choose(new_game(mode="classic", players=2, seed=0), deadline=0.0, max_sims=1)
+    state = new_game(mode="classic", players=2, seed=0)
+    mcts_choose(state, deadline=0.0, max_sims=1)
+    final_values(state)  # called from Python too (``seat_value``)

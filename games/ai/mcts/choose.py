@@ -24,6 +24,7 @@ from .position import (
     new_replies,
     place,
     prime_lists,
+    values,
 )
 from .priors import new_grids
 from .search import SLICE, MctsParams, _run
@@ -69,8 +70,8 @@ def history(state):
 
 def param_vector(params, expand_after: int, state=None) -> np.ndarray:
     """The constants as the compiled loop reads them (see ``_run`` and ``priors``)."""
-    # The switches of issue #23's stop 33 (quality, lgr, connect_pieces) were measured in
-    # classic two-player games only: other games search as before.
+    # Last good reply (``lgr``) was measured in classic two-player games only: other games
+    # search without it.
     classic2 = state is not None and state.mode == "classic" and state.players == 2
     return np.array(
         [
@@ -95,13 +96,7 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             -1 if state is None or state.shared is None else state.shared,
             0 if state is None else state.rotation,
             params.expand_inc,
-            params.quality if classic2 else 0,
-            params.q_score,
-            params.q_length,
-            params.q_attach,
             params.lgr if classic2 else 0,
-            # the placements touching the player's other colour
-            params.connect_pieces if classic2 else 0,
         ],
         np.float64,
     )
@@ -136,7 +131,7 @@ def scratch(placements: int, given=None, root=None):
             np.empty(128, np.int32),
             np.empty(128, np.int32),
             np.zeros(4),
-            np.zeros(16),  # the players' points, then quality_values' running statistics
+            np.zeros(4),  # the players' points
         ),
         new_replies(placements),
     )
@@ -163,6 +158,7 @@ def new_tree(max_nodes: int, max_edges: int):
         np.array([1, 0], np.int64),  # tops: nodes, edges used
         np.empty(max_edges, np.float32),  # e_q: the value selection reads (search._value)
         np.empty(max_edges, np.float32),  # e_pw: prior / (1 + visits)
+        np.zeros((MAX_MOVES, 4)),  # r_seat: every seat's values summed, by root edge
     )
 
 
@@ -228,12 +224,14 @@ def mcts_choose(
     params=MctsParams,
     keep: bool = False,
     settle: bool = False,
+    clock=time.perf_counter,
 ) -> tuple[int, dict]:
     """The placement (an engine value) the search picks for the colour to move, and statistics.
 
-    ``deadline`` is a ``time.perf_counter()`` time; ``max_sims`` bounds the simulations too.
-    Without ``max_sims``, a search kept for this very position (``keep=True`` on an earlier
-    call) goes on from its trees (``stats["reused"]``: the simulations it had).
+    ``deadline`` is a time on ``clock`` (``time.perf_counter`` unless a test drives its own);
+    ``max_sims`` bounds the simulations too. Without ``max_sims``, a search kept for this very
+    position (``keep=True`` on an earlier call) goes on from its trees (``stats["reused"]``: the
+    simulations it had).
 
     ``settle``: a time-budgeted search stops as soon as its pick cannot change, that is when the
     most visited root move leads the second by more than the simulations the time left affords
@@ -241,7 +239,62 @@ def mcts_choose(
     says so. The pick is the one the whole budget would have made; the player waits less. A
     search bounded by ``max_sims`` runs them all (repeatable), and so does one whose values
     matter beyond its pick (a Shuffle card candidate's).
+
+    ``stats["value"]``: the mean value of the pick for the colour's player; ``stats["values"]``:
+    every seat's mean value over the pick's simulations.
     """
+    trees, stats = _search(state, deadline, max_sims, seed, params, keep, settle, clock)
+    tree = trees[0]
+    if int(tree[1][0]) <= 0 or tree[2][0] != state.turn:
+        raise ValueError("the colour to move has no placement")
+    return _pick(trees, stats, state.players)
+
+
+def seat_value(
+    state,
+    seat: int,
+    *,
+    deadline: float,
+    max_sims: int | None = None,
+    seed: int = 0,
+    params=MctsParams,
+    clock=time.perf_counter,
+) -> float:
+    """The value of ``state`` for ``seat``, in [0, 1] as the search values a playout, whoever
+    is to move there: the seat's mean value over the simulations of the mover's pick (the
+    search of ``mcts_choose`` from ``state``, the colours without a placement passed over), or,
+    when the game is over or no colour can place, the finished game's value
+    (``final_values``). Expert values a Shuffle candidate after which its colour does not place
+    by this."""
+    if not state.over:
+        trees, stats = _search(state, deadline, max_sims, seed, params, False, False, clock)
+        if int(trees[0][1][0]) > 0:
+            return _pick(trees, stats, state.players)[1]["values"][seat]
+    return float(final_values(state, params)[seat])
+
+
+def final_values(state, params=MctsParams) -> np.ndarray:
+    """Every seat's value of ``state`` taken as a finished game, as the search values a
+    finished playout (``position.values``: R8.3 / R8.4 points, then rank and margin)."""
+    pos = position_arrays(state)
+    out = np.zeros(4)
+    values(
+        pos[P_USED],
+        pos[P_LAST],
+        Tables.get()[T_SIZE],
+        owners(state),
+        state.players,
+        state.scoring == "advanced",
+        param_vector(params, 1, state),
+        out,
+        np.zeros(4),
+    )
+    return out[: state.players]
+
+
+def _search(state, deadline, max_sims, seed, params, keep, settle, clock):
+    """Run the search from ``state`` (see ``mcts_choose``): its trees (one per thread) and
+    statistics so far."""
     tab = Tables.get()
     count = len(tab[T_PIECE])
     root = position_arrays(state)
@@ -249,7 +302,7 @@ def mcts_choose(
     hist = history(state)
     players = state.players
     advanced = state.scoring == "advanced"
-    long = deadline - time.perf_counter() > params.long_search
+    long = deadline - clock() > params.long_search
     vec = param_vector(params, params.expand_after_long if long else 1, state)
     threads = max(1, params.threads)
     key = position_key(state) if max_sims is None else None
@@ -264,7 +317,7 @@ def mcts_choose(
     sims = 0
     rounds = 0
     per_sim = 0.0  # seconds a slice took per simulation, so far (time-budgeted searches)
-    started = time.perf_counter()
+    started = clock()
     settled = False
     while True:
         left = SLICE * threads if max_sims is None else max_sims - sims
@@ -273,11 +326,11 @@ def mcts_choose(
             # Time only: a first slice of a few simulations, then slices no longer than the
             # time left (a busy machine, slow simulations), so that a short search (a card
             # candidate's) ends near its deadline, not a slice after it.
-            left_s = deadline - time.perf_counter()
+            left_s = deadline - clock()
             step = min(step, 8) if per_sim == 0.0 else max(1, min(step, int(left_s / per_sim)))
         if step <= 0:
             break
-        began = time.perf_counter()
+        began = clock()
         seeds = np.array([seed * 7919 + rounds * threads + k for k in range(threads)], np.int64)
         args = (step, root, state.turn, hist, owner, players, advanced, vec, tab)
         if threads == 1:
@@ -291,7 +344,9 @@ def mcts_choose(
                 job.result()
         sims += step * threads
         rounds += 1
-        now = time.perf_counter()
+        if trees[0][1][0] == 0:
+            break  # no colour can place: nothing to search
+        now = clock()
         per_sim = max(per_sim, (now - began) / step)
         if now >= deadline:
             break
@@ -299,31 +354,41 @@ def mcts_choose(
         if settling and _settled(trees, sims / (now - started) * (deadline - now)):
             settled = True
             break
-    tree = trees[0]
-    first, count = int(tree[0][0]), int(tree[1][0])
-    if count <= 0 or tree[2][0] != state.turn:
-        raise ValueError("the colour to move has no placement")
-    root_edges = slice(first, first + count)
-    e_visits = tree[7][root_edges].astype(np.int64)
-    e_value = tree[8][root_edges].astype(np.float64)
-    for other in trees[1:]:  # the same root edges in the same order: add their statistics
-        if int(other[0][0]) != first or int(other[1][0]) != count:
-            raise AssertionError("the threads' roots differ")
-        e_visits += other[7][root_edges]
-        e_value += other[8][root_edges]
-    best = int(np.argmax(e_visits))
-    move = int(tree[5][first + best])
-    if keep and key is not None:
-        _KEPT[key] = (trees, works, reused + sims)
+    if keep and key is not None and trees[0][1][0] > 0 and trees[0][2][0] == state.turn:
+        _KEPT[key] = (trees, works, reused + sims)  # its root is the colour to move's
     stats = {
         "reused": reused,
         "sims": sims,
         "nodes": sum(int(t[12][0]) for t in trees),
         "edges": sum(int(t[12][1]) for t in trees),
+        "settled": settled,
+    }
+    return trees, stats
+
+
+def _pick(trees, stats: dict, players: int) -> tuple[int, dict]:
+    """The most visited root move (all threads' visits) and the statistics with its own."""
+    tree = trees[0]
+    first, count = int(tree[0][0]), int(tree[1][0])
+    root_edges = slice(first, first + count)
+    e_visits = tree[7][root_edges].astype(np.int64)
+    e_value = tree[8][root_edges].astype(np.float64)
+    r_seat = tree[15][:count].copy()
+    for other in trees[1:]:  # the same root edges in the same order: add their statistics
+        if int(other[0][0]) != first or int(other[1][0]) != count:
+            raise AssertionError("the threads' roots differ")
+        e_visits += other[7][root_edges]
+        e_value += other[8][root_edges]
+        r_seat += other[15][:count]
+    best = int(np.argmax(e_visits))
+    move = int(tree[5][first + best])
+    visits = max(1, int(e_visits[best]))
+    stats = {
+        **stats,
         "visits": int(e_visits[best]),
         "root_visits": int(e_visits.sum()),
-        "value": float(e_value[best] / max(1, e_visits[best])),
-        "settled": settled,
+        "value": float(e_value[best] / visits),
+        "values": [float(v) / visits for v in r_seat[best, :players]],
     }
     return PLACEMENTS[move], stats
 

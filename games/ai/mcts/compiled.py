@@ -1,4 +1,4 @@
-"""numba, when installed: every compiled function of the search is ``njit(cache=True)``, so a
+"""numba: every compiled function of the search is ``njit(cache=True)``, so a
 process after the first loads machine code from numba's on-disk cache instead of compiling.
 
 ``borrow(x)``: the same arrays (alone or in tuples, nested), without their reference count.
@@ -17,42 +17,30 @@ arrays they use are made beforehand (``choose.scratch``).
 
 from __future__ import annotations
 
-try:  # numba is optional: without it, Expert keeps its pure-Python search
-    from numba import njit, types
-    from numba.core import cgutils
-    from numba.extending import intrinsic
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-    AVAILABLE = True
-except ImportError:  # pragma: no cover - exercised by the fallback test with numba hidden
-    AVAILABLE = False
+__all__ = ["borrow", "njit"]
 
-    def njit(*args, **kwargs):
-        def wrap(f):
-            return f
 
-        return wrap
+def _borrowed(context, builder, typ, value):
+    if isinstance(typ, types.Array):
+        ary = context.make_array(typ)(context, builder, value=value)
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        return ary._getvalue()
+    if isinstance(typ, types.BaseTuple):
+        items = [
+            _borrowed(context, builder, t, builder.extract_value(value, i))
+            for i, t in enumerate(typ)
+        ]
+        return context.make_tuple(builder, typ, items)
+    return value
 
-    def borrow(x):
-        return x
 
-else:
+@intrinsic
+def borrow(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return _borrowed(context, builder, signature.args[0], args[0])
 
-    def _borrowed(context, builder, typ, value):
-        if isinstance(typ, types.Array):
-            ary = context.make_array(typ)(context, builder, value=value)
-            ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-            return ary._getvalue()
-        if isinstance(typ, types.BaseTuple):
-            items = [
-                _borrowed(context, builder, t, builder.extract_value(value, i))
-                for i, t in enumerate(typ)
-            ]
-            return context.make_tuple(builder, typ, items)
-        return value
-
-    @intrinsic
-    def borrow(typingctx, x):
-        def codegen(context, builder, signature, args):
-            return _borrowed(context, builder, signature.args[0], args[0])
-
-        return x(x), codegen
+    return x(x), codegen

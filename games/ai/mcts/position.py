@@ -597,56 +597,6 @@ def values(used, lastp, psize, owner, players, advanced, params, out, points):
         out[i] = (1.0 - margin_share) * rank + margin_share * bend
 
 
-@njit(cache=True, inline="always")
-def _sigmoid(x):
-    return -1.0 + 2.0 / (1.0 + math.exp(-2.0 * x))
-
-
-@njit(cache=True, inline="always")
-def _running(stat, at, x):
-    """Add ``x`` to the running count, mean and sum of squared deviations at ``stat[at:at + 3]``
-    (Welford); ``x``'s deviation from the mean before it, in standard deviations (0 while the
-    spread is 0)."""
-    n = stat[at] + 1.0
-    delta = x - stat[at + 1]
-    mean = stat[at + 1] + delta / n
-    stat[at] = n
-    stat[at + 1] = mean
-    stat[at + 2] += delta * (x - mean)
-    var = stat[at + 2] / n
-    return (x - mean) / math.sqrt(var) if var > 0.0 else 0.0
-
-
-@njit(cache=True)
-def quality_values(feat, att_list, att_n, onboard, owner, params, out, points):
-    """Two players: replace ``values``' result (called after it, ``points[0:2]`` the players'
-    points) by Pentobi's quality-rewarded one: the rank (1, 0.5, 0) plus bonuses measured
-    against the running statistics of this search's playouts (``points[4:13]``): the points
-    margin (``params[22]`` x sigmoid of its deviation), the game's length (shorter wins and
-    longer losses better: ``params[23]``) and the margin of usable attach points
-    (``params[24]``). Pepels et al., Quality-based rewards for MCTS simulations (ECAI 2014)."""
-    margin = points[0] - points[1]
-    rank = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
-    length = 0.0
-    attach = 0.0
-    for c in range(4):
-        length += onboard[c]
-        free = 0
-        for i in range(att_n[c]):
-            if feat[c, att_list[c, i]] < FORB:
-                free += 1
-        attach += free if owner[c] == 0 else -free
-    res = rank
-    d = _running(points, 4, length)
-    res -= params[23] * (rank - 0.5) * _sigmoid(d)
-    d = _running(points, 7, margin)
-    res += params[22] * _sigmoid(d)
-    d = _running(points, 10, attach)
-    res += params[24] * _sigmoid(d)
-    out[0] = res
-    out[1] = 1.0 - res
-
-
 LGR_SIZE = 1 << 16  # entries of a colour's table of replies to the last two placements
 _HASHES: dict = {}  # placements: the two hash tables (fixed: searches stay repeatable)
 

@@ -20,15 +20,12 @@ import numpy as np
 
 from .compiled import borrow, njit
 from .position import (
-    FORB,
     MAX_MOVES,
-    P_FEAT,
     P_ONB,
     copy_position,
     generate_considered,
     place_arrays,
     playout,
-    quality_values,
     restore_lists,
     update_replies,
     values,
@@ -74,30 +71,17 @@ class MctsParams:
     # edge has ``expand_after + expand_inc * (d - 1)`` visits (Pentobi's
     # expansion_threshold_inc): fewer, better-informed expansions deep in the tree.
     expand_inc = 0.5
-    # Two players: a playout's value is Pentobi's quality-rewarded result (position.
-    # quality_values: the rank plus bonuses for a margin, a length and an attach-point margin
-    # better than this search's playouts' average) instead of rank and ``margin_share``. Off:
-    # 54.1 % [46.3, 61.6] of 160 games against it off, not shown better (stop 33).
-    quality = 0
-    q_score = 0.3
-    q_length = 0.12
-    q_attach = 0.1
     # The playouts try the last good reply (LGRF-2, position.update_replies) to the last two
     # placements, then to the last one, before their policy (Pentobi's LastGoodReply). On:
     # 60.3 % [52.6, 67.6] of 160 games against it off at 1,500 simulations (bench/AI_RESULTS.md,
     # stop 33).
     lgr = 1
-    # Classic two-player games (a player's two colours, R2.3): while fewer than
-    # ``connect_pieces`` pieces are on the board, the tree looks only at the placements that
-    # touch the player's other colour side to side, when there are any (Pentobi's classic_2
-    # rule, 14 there), before the centre filter. Off: 44.4 % [34.0, 55.3] of 80 games (stop 33).
-    connect_pieces = 0
 
 
 # -- the compiled part ----------------------------------------------------------------------
 #
 #   tree = (n_first, n_count, n_colour, n_visits, n_value,
-#           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops, e_q, e_pw)
+#           e_move, e_prior, e_visits, e_value, e_child, e_anum, e_aval, tops, e_q, e_pw, r_seat)
 #   hist = (hist_col, hist_mv): the latest three placements, oldest first
 #   seen = (p_stamp, p_col, p_ply, sim): which colour played a placement in this simulation, when
 
@@ -125,22 +109,6 @@ def _centre_filter(at, n, e_move, tab, slack):
 
 
 @njit(cache=True)
-def _connect_filter(at, n, e_move, feat, cells5, partner):
-    """Keep, of the edges at..at+n, the placements beside a square of colour ``partner`` (one
-    of their squares is forbidden to the partner while empty: beside its pieces), if there is
-    any; their new count."""
-    kept = 0
-    for e in range(at, at + n):
-        m = e_move[e]
-        for k in range(5):
-            if feat[partner, cells5[m, k]] >= FORB:
-                e_move[at + kept] = m
-                kept += 1
-                break
-    return n if kept == 0 else kept
-
-
-@njit(cache=True)
 def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params):
     """Give ``node`` its edges: the placements of the first colour from ``turn`` that has one
     (colours without one are marked done); none at all: the game is over (count 0)."""
@@ -163,10 +131,7 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
             if n == 0:
                 done[c] = 1
                 continue
-            onboard = pos[P_ONB].sum()
-            if onboard < params[26]:  # classic two players only (``param_vector``)
-                n = _connect_filter(at, n, e_move, pos[P_FEAT], tab[T_CELLS], (c + 2) % 4)
-            if onboard <= params[13]:
+            if pos[P_ONB].sum() <= params[13]:
                 n = _centre_filter(at, n, e_move, tab, params[14])
         n_first[node], n_count[node], n_colour[node] = at, n, c
         for e in range(at, at + n):
@@ -267,7 +232,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     n_first, n_count, n_colour, n_visits, n_value = tree[0], tree[1], tree[2], tree[3], tree[4]
     e_move, e_prior, e_visits, e_value = tree[5], tree[6], tree[7], tree[8]
     e_child, e_anum, e_aval, tops = tree[9], tree[10], tree[11], tree[12]
-    e_q, e_pw = tree[13], tree[14]
+    e_q, e_pw, r_seat = tree[13], tree[14], tree[15]
     feat, is_att, att_list, att_n, used, onboard, lastp = pos
     piece, cells5, psize = tab[T_PIECE], tab[T_CELLS], tab[T_SIZE]
     adj, nadj, att, natt = tab[T_ADJ], tab[T_NADJ], tab[T_ATT], tab[T_NATT]
@@ -279,8 +244,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     hist_col, hist_mv, done, path_nodes, path_edges, path_owner, vals, points = loop
     hist0_col, hist0_mv = hist0
     hist = (hist_col, hist_mv)
-    quality = params[21] > 0.0
-    use_lgr = params[25] > 0.0
+    use_lgr = params[21] > 0.0
     seq_col, seq_mv = reply[4], reply[5]
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
     for _ in range(count):
@@ -332,8 +296,10 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
                 break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
         n = playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen, reply, use_lgr)
         values(used, lastp, psize, owner, players, advanced, params, vals, points)
-        if quality and players == 2:
-            quality_values(feat, att_list, att_n, onboard, owner, params, vals, points)
+        if depth > 0:  # every seat's value, by the root's edge (``choose.seat_value``)
+            root_edge = path_edges[0] - n_first[0]
+            for p in range(4):
+                r_seat[root_edge, p] += vals[p]
         if use_lgr:
             update_replies(reply, n, owner, vals)
         _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n_colour,

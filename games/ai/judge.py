@@ -1,0 +1,296 @@
+"""The analysis judge: how good was each decision of a finished game, judged from its seat's view?
+
+Pure AI code, no Django: the analysis task (games/jobs/analysis.py, run by
+``games.jobs.tasks.analyse_game``) replays the game and hands each decision to
+``analyse_decision``; the result is plain data that the task stores, one row per decision
+(``games.models.DecisionAnalysis``).
+
+**What a decision is judged from.** The state before the decision is reduced to the deciding
+seat's view (``engine.view``: other hands and the order of every draw pile hidden, never the seed)
+and a world consistent with that view is sampled as the AI samples it (determinize.py).
+Everything below happens in that sampled world, so the analysis knows what the player could have
+known at that moment and nothing more, even though the game is finished.
+
+**The estimate** is the computer's tree search's value for the player to move
+(``mcts.mcts_choose``, the same search Expert plays with, on one thread, bounded by
+``sims`` simulations): the mean value of the root's most visited placement, in [0, 1]. The search
+values a finished playout as 90 % its rank (win 1, draw 1/2; with four players the share of
+opponents beaten) and 10 % a smooth curve of the points margin, so the estimate reads as "the
+chance to win" of the player. For each decision we store:
+
+* ``best``: the search's choice for a placement (its most visited placement at the root), the
+  best of the candidates below for a card decision; ``before``: the player's estimate after
+  ``best``, valued exactly as the decision played is (below), and ``sims``, the simulations
+  behind each search;
+* ``after``: the player's estimate after the decision played. When the same player decides next
+  (a Shuffle card before its placement, Double Play's second piece) it is the search's value
+  there. With two players and the opponent to move, it is 1 minus the opponent's value (two
+  players' values add up to 1). With three or four players, the opponents' decisions until the
+  player's next one are played by the Casual level in the sampled world, then the search values
+  the player's position;
+* ``loss = max(0, before - after)``: how much the estimate dropped (0 when the best was played).
+
+**Card decisions** (Shuffle: the card played, the card kept after Draw 2, the colour declared for
+Wild, the piece recycled or warped): every legal choice is judged when there are a handful (at
+most ``CARD_CANDIDATES``); for Recycle and Warp, the choice played and Expert's. Each candidate is
+applied, the rest of the player's turn up to its placement is Casual's, and the search values the
+position there (as Expert's own card choice does, expert.py).
+
+Three-player games: the shared colour's decisions are not judged (its rotation changes hands; the
+search plays it as a fourth player) and are stored with ``loss`` 0.
+
+**A second look at the biggest drops.** One search of ``sims`` simulations in one sampled world is
+noisy: two runs with other seeds often name different "biggest mistakes", the one's being the
+other's fourth or fifth. Once every
+decision is judged, each player's biggest drops are judged again, the same way, with
+``REFINE_FACTOR`` times the simulations (``next_to_refine``), until that player's
+``REFINE_TOP`` biggest are all deep ones (at most ``REFINE_MAX`` a player). The row judged again
+replaces the first (its ``sims`` says how deep it is), so every estimate stored is still one
+search's value at the depth it names.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass
+
+from games.engine import State, apply, legal_actions, score, view
+from games.engine.moves import placement_text
+from games.engine.pieces import parse_squares, shape_of_mask
+from games.engine.state import COLOURS
+
+from . import decide, mcts
+from .determinize import determinize
+from .players import PLACE_STEPS
+
+__all__ = [
+    "CARD_CANDIDATES",
+    "DecisionResult",
+    "analyse_decision",
+    "decisions",
+    "describe",
+    "next_to_refine",
+]
+
+CARD_CANDIDATES = 5  # card, keep, declare: every legal choice up to this many
+TURN_STEPS = 8  # the rest of a turn (Draw 2's kept card, Wild's colour, ...) is a few steps
+CHAIN = 16  # decisions of the opponents played out before the player's next one (3-4 players)
+# Each player's REFINE_TOP biggest drops judged again: more than the three the replay lists,
+# because one search is noisy enough (with four players: one sampled world, one set of replies)
+# that a run's biggest mistake is often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
+REFINE_TOP = 5
+REFINE_FACTOR = 4  # ... with this many times the simulations
+REFINE_MAX = 8  # ... at most this many decisions a player (a drop judged again is often smaller)
+REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
+
+
+class OneThread(mcts.MctsParams):
+    """The search as Expert runs it, on one core: an analysis shares the machine with the
+    computer's turns and must not take both cores.
+
+    Without last-good-reply (``lgr``, which Expert uses in classic two-player games):
+    the analysis's estimates were measured with the search before it (bench/ANALYSIS_RESULTS.md),
+    and at an analysis's few hundred simulations a decision LGR's learned replies moved the
+    values of sound moves (tests/analysis/test_estimates.py). Kept off until measured there."""
+
+    threads = 1
+    lgr = 0
+
+
+@dataclass(frozen=True)
+class DecisionResult:
+    """One decision judged: plain data, stored as one row, exported as one entry of the record's
+    optional ``analysis`` list (games.selectors.analysis.export_entries, blokus-analysis/1)."""
+
+    ply: int  # the action's number in the game (1 for the first)
+    seat: int  # the player who decided
+    colour: str  # the colour to move
+    step: str  # the decision's step (RECORD.md): place, card, keep, declare, recycle, warp, ...
+    played: dict  # the action played, in the record format
+    best: dict  # the best decision the analysis found, in the record format
+    before: float  # the player's estimate with ``best``
+    after: float  # the player's estimate after ``played``
+    loss: float  # max(0, before - after)
+    sims: int  # simulations behind the estimates
+    judged: bool = True  # False: not judged (three players: the shared colour's decisions)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def decisions(initial: State, payloads: list[dict]):
+    """Every decision of a game: (ply, the state before it, the action played), in order."""
+    state = initial
+    for ply, action in enumerate(payloads, start=1):
+        yield ply, state, action
+        state = apply(state, action)
+
+
+def describe(action: dict) -> dict:
+    """What an action is, for words: ``{"kind": "place", "piece": "Z5", "square": "k9"}`` (the
+    piece and its first square by the record's order), ``{"kind": "card", "value": "wild"}``."""
+    if "place" in action or "recycle" in action or "warp" in action:
+        kind = next(k for k in ("place", "recycle", "warp") if k in action)
+        text = action[kind]
+        out = {"kind": kind, "piece": _piece(text), "square": text.split(",")[0]}
+        if kind == "warp":
+            out["to"] = action["to"].split(",")[0]
+        return out
+    kind, value = next(iter(action.items()))
+    return {"kind": kind, "value": value}
+
+
+def _piece(text: str) -> str:
+    try:
+        return shape_of_mask(parse_squares(text)) or "?"
+    except ValueError:
+        return "?"
+
+
+def analyse_decision(
+    state: State, action: dict, *, ply: int, sims: int, seed: int
+) -> DecisionResult:
+    """Judge ``action`` played in ``state`` (the referee's state before it) from the deciding
+    seat's view only, with searches of ``sims`` simulations seeded by ``seed``."""
+    seat = state.controller()
+    colour = COLOURS[state.turn]
+    seat_view = view(state, seat)  # what the player could know: nothing else is read below
+    rng = random.Random(seed)
+    world = determinize(seat_view, rng)
+    judge = _Judge(seat, sims, seed)
+    if state.players == 3 and state.turn == state.shared:
+        value = judge.value_after(world, action)
+        return DecisionResult(
+            ply, seat, colour, state.step, action, action, value, value, 0.0, judge.sims, False
+        )
+    if state.step in PLACE_STEPS:
+        candidates = [judge.best_placement(world)]
+    else:
+        candidates = _card_candidates(world, seat_view, action, sims, seed)
+    # Every candidate and the action played are valued the same way (the position after them),
+    # so that the search's optimism for the side it searches falls on both sides alike.
+    values: dict[tuple, float] = {}
+    for candidate in [*candidates, action]:
+        key = _key(candidate)
+        if key not in values:
+            values[key] = judge.value_after(world, candidate)
+    best = max([*candidates, action], key=lambda c: (values[_key(c)], c == action))
+    before, after = values[_key(best)], values[_key(action)]
+    loss = max(0.0, before - after)
+    return DecisionResult(
+        ply, seat, colour, state.step, action, best, round(before, 4), round(after, 4),
+        round(loss, 4), judge.sims,
+    )  # fmt: skip
+
+
+def next_to_refine(rows: list[dict], sims: int) -> int | None:
+    """The ply of the next decision to judge again with ``REFINE_FACTOR * sims`` simulations,
+    or None: the first player (by seat) one of whose ``REFINE_TOP`` biggest drops (of
+    ``REFINE_FLOOR`` or more, biggest first) is still judged at ``sims`` only, unless
+    ``REFINE_MAX`` of its decisions are deep already. ``rows``: the judged decisions as dicts
+    (``ply``, ``seat``, ``loss``, ``sims``, ``judged``). It reads nothing but the rows, so a run
+    that stops midway and one that goes on from there judge the same decisions again, once each;
+    a row with ``sims`` 0 (no search: the game was over) has nothing to gain from a deeper one."""
+    for seat in sorted({r["seat"] for r in rows}):
+        mine = [r for r in rows if r["seat"] == seat and r["judged"]]
+        if sum(r["sims"] > sims for r in mine) >= REFINE_MAX:
+            continue
+        biggest = sorted(
+            (r for r in mine if r["loss"] >= REFINE_FLOOR), key=lambda r: (-r["loss"], r["ply"])
+        )
+        for r in biggest[:REFINE_TOP]:
+            if 0 < r["sims"] <= sims:
+                return r["ply"]
+    return None
+
+
+def _key(action: dict) -> tuple:
+    """Actions compare by their squares, not their text's order."""
+    return tuple(
+        (k, frozenset(v.split(",")) if k in ("place", "recycle", "warp", "to") else v)
+        for k, v in sorted(action.items())
+    )
+
+
+def _card_candidates(world, seat_view, action, sims, seed) -> list[dict]:
+    options = legal_actions(world)
+    if len(options) <= CARD_CANDIDATES:
+        return options
+    expert = decide(seat_view, level="expert", seed=seed, budget=3600.0, max_sims=sims)
+    return [action, expert]
+
+
+class _Judge:
+    """Searches in one sampled world, from the point of view of ``seat``."""
+
+    def __init__(self, seat: int, sims: int, seed: int):
+        self.seat = seat
+        self.max_sims = sims
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.sims = 0
+
+    def search(self, s: State) -> tuple[int, float]:
+        """The search's best placement for the colour to move in ``s`` and its value for that
+        colour's player; ValueError if the colour has no placement."""
+        value, stats = mcts.mcts_choose(
+            s,
+            deadline=time.perf_counter() + 3600.0,
+            max_sims=self.max_sims,
+            seed=self.rng.randrange(1 << 31),
+            params=OneThread,
+        )
+        self.sims = max(self.sims, int(stats["sims"]))
+        return value, float(stats["value"])
+
+    def best_placement(self, world: State) -> dict:
+        try:
+            value, _ = self.search(world)
+        except ValueError:  # nothing the search can place: the engine's first legal choice
+            return legal_actions(world)[0]
+        return {"place": placement_text(value)}
+
+    def casual(self, s: State) -> dict:
+        return decide(view(s, s.controller()), level="casual", seed=self.rng.randrange(1 << 31))
+
+    def value_after(self, world: State, action: dict) -> float:
+        """The player's estimate once ``action`` is played in the sampled ``world``. Every
+        candidate is valued with the same random numbers (the opponents' replies, the searches'
+        seeds): the difference between two candidates is then theirs, not the dice's."""
+        self.rng = random.Random(self.seed + 1)
+        s = apply(world, action)
+        colour = world.turn
+        for _ in range(TURN_STEPS):  # the rest of the player's turn up to its placement
+            if s.over or s.turn != colour or s.controller() != self.seat:
+                break
+            if s.step in PLACE_STEPS:
+                break
+            s = apply(s, self.casual(s))
+        return self.position_value(s)
+
+    def position_value(self, s: State) -> float:
+        """The player's estimate in ``s``, whoever is to move there."""
+        for _ in range(CHAIN):
+            if s.over:
+                return final_value(s, self.seat)
+            mover = s.controller()
+            if mover == self.seat or s.players == 2:
+                try:
+                    _, value = self.search(s)
+                except ValueError:  # the colour to move cannot place here: one step on
+                    s = apply(s, self.casual(s))
+                    continue
+                return value if mover == self.seat else 1.0 - value
+            s = apply(s, self.casual(s))  # an opponent of three or four: Casual plays it
+        return 0.5  # pragma: no cover - a chain that long does not happen
+
+
+def final_value(s: State, seat: int) -> float:
+    """A finished game's value for ``seat``, as the search values a finished playout: the share
+    of opponents beaten (draws half). Points are compared by the game's scoring."""
+    players = score(s)["players"]
+    place = players[seat]["place"]
+    others = [p for p in players if p["seat"] != seat]
+    beaten = sum(1.0 if place < p["place"] else 0.5 if place == p["place"] else 0.0 for p in others)
+    return beaten / max(1, len(others))
