@@ -249,7 +249,7 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 SESSION_COOKIE_SECURE = not DEBUG
 # Sessions are read from the cache (Redis in production) and written through to the database:
 # every request reads its session, and a Redis GET costs a fraction of a query through the ORM
-# (issue #25: one query fewer on every page, panel and move). A Redis that is away degrades to
+# (one query fewer on every page, panel and move). A Redis that is away degrades to
 # a miss (config.cache), and the session is then read from the database as before.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 CSRF_COOKIE_SECURE = not DEBUG
@@ -576,7 +576,7 @@ if DEV_WORKER:  # the SQLAlchemy transport hands its options to create_engine: n
 # test runs) that share one Redis database keep apart with different names.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TIMEZONE = TIME_ZONE
-# Post-game analysis (issue #28): its own queue, read by a worker of its own in production (the
+# Post-game analysis: its own queue, read by a worker of its own in production (the
 # README's production layout), so that an analysis never delays a computer's turn or an email;
 # `make run`'s embedded worker reads both queues, and an analysis runs there in slices of
 # ANALYSIS_CHUNK_SECONDS between which the computer's turns get their turn. ANALYSIS_SIMS is the
@@ -605,7 +605,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 15.0,
         "options": {"expires": 14},
     },
-    # Issue #28: an analysis whose worker was killed is queued again once its lease lapsed.
+    # An analysis whose worker was killed is queued again once its lease lapsed.
     "sweep-analyses": {
         "task": "games.tasks.sweep_analyses",
         "schedule": 60.0,

@@ -41,7 +41,7 @@ def new_invite_token() -> str:
 
 
 # The columns of a game that no list shows: the engine's state (kilobytes a game: the board,
-# hands and piles) and the deck recipe. Lists read the rest (issue #25).
+# hands and piles) and the deck recipe. Lists read the rest.
 UNLISTED = ("state", "deck_recipe")
 
 
@@ -257,7 +257,7 @@ class Seat(models.Model):
         indexes = [
             # A player's history, newest game first, read a page at a time from a cursor (My
             # games' finished games, the profile's recent games): a backward range scan that
-            # stops after a page, whatever the number of games (issue #25).
+            # stops after a page, whatever the number of games.
             models.Index(fields=["user", "game"], name="seat_history_idx"),
             # A player's games without a result yet (open, in play, cancelled): the lobby's
             # "your turn", My games' first sections and the invitations, without reading the
@@ -686,7 +686,7 @@ class DeviceNotice(models.Model):
 
 
 class GameAnalysis(models.Model):
-    """A finished game's post-game analysis (issue #28): asked for once, computed once by the
+    """A finished game's post-game analysis: asked for once, computed once by the
     ``analysis`` queue's worker (games.jobs.tasks.analyse_game), shown to everyone who may see
     the game. Its decisions are ``DecisionAnalysis`` rows, one per action of the game."""
 

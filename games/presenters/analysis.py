@@ -1,4 +1,4 @@
-"""The post-game analysis on the replay page (issue #28): pure, plain data in, context out.
+"""The post-game analysis on the replay page: pure, plain data in, context out.
 
 Input: ``selectors.analysis.AnalysisData``'s fields as plain values (the decisions as dicts,
 each seat's accuracy), the seats' colours and labels. Output: the progress bar, the chart of each

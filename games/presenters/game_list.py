@@ -1,4 +1,4 @@
-"""The finished games of "My games" as list items (issue #25). A page holds 25 of them, and
+"""The finished games of "My games" as list items. A page holds 25 of them, and
 through the template engine they were most of the page's server time; built here, each costs a
 few string joins. The words are the template's (the same msgids, so the catalogs need nothing
 new); every value is escaped.

@@ -1,4 +1,4 @@
-"""Reads of the post-game analysis (issue #28): a game's analysis as plain data, the record
+"""Reads of the post-game analysis: a game's analysis as plain data, the record
 export's ``analysis`` list, a player's accuracy over their last games.
 
 Who may read it: an analysis exists only for finished games (services.analysis), and what it

@@ -72,7 +72,7 @@ def record_document(game: Game, seat: Seat | None) -> dict:
     payloads = [a.payload for a in game.actions.order_by("ply")]
     if game.status == Game.Status.FINISHED:
         document = engine.make_record(game.initial_state(), payloads, reveal=True)
-        entries = export_entries(game)  # optional (issue #28): readers need not know it
+        entries = export_entries(game)  # optional: readers need not know it
         if entries is not None:
             document["analysis"] = entries
         return document

@@ -1,4 +1,4 @@
-"""The reads every game request makes, in SQL written once (issue #25).
+"""The reads every game request makes, in SQL written once.
 
 A game page and its panel read the game, its seats with their users and the move log on every
 request; a move locks the game and reads its seats with their players' notice flags. Through
@@ -100,7 +100,7 @@ def locked_game(*, public_id: str | None = None, pk: int | None = None) -> Game 
 
 
 def locked_with_seats(public_id: str) -> tuple[Game, list[Seat]] | None:
-    """The move path's one read (issue #25): the game by its public id, its row locked until
+    """The move path's one read: the game by its public id, its row locked until
     the transaction ends (``select_for_update``), and its seats as ``seats(game,
     device_flags=True)`` gives them, in one query. None if there is no such game."""
     return _game_and_seats("move", public_id, device_flags=True)

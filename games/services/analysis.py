@@ -1,4 +1,4 @@
-"""Asking for a finished game's analysis (issue #28): checks, then the row and the queued task.
+"""Asking for a finished game's analysis: checks, then the row and the queued task.
 
 The caller (the replay's view) has already fetched the game through
 ``selectors.access.game_for_viewer``, so the asker may see the game. Here: only finished games (an

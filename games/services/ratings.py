@@ -229,14 +229,14 @@ def leaderboard(mode: str, *, limit: int = 100) -> list[Standing]:
 
 
 # The rating chart's games: the last ones, so that the chart costs the same after 10 games or
-# 100,000 (issue #25).
+# 100,000.
 CHART_GAMES = 100
 
 
 def player_ratings(user, viewer=None) -> list[dict]:
     """Each mode's rating of a player with its chart, for the profile. The chart draws the last
     CHART_GAMES rated games that ``viewer`` may see (selectors.access.visible_to: a private game's
-    result is not shown to a stranger, issue #24 G4), read backwards through
+    result is not shown to a stranger), read backwards through
     rating_history_idx."""
     out = []
     ratings = {r.mode: r for r in Rating.objects.filter(user=user)}

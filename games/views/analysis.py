@@ -1,4 +1,4 @@
-"""The post-game analysis (issue #28): ask for it, and its section of the replay page.
+"""The post-game analysis: ask for it, and its section of the replay page.
 
 Thin: the game through ``selectors.access.game_for_viewer`` (who may see it), the request through
 ``services.analysis``, the reads through ``selectors.analysis``, the context through

@@ -60,7 +60,7 @@ class BadInput(services.GameError):
 
 
 # Never from the browser's cache: Back would show the position of the first load, whose form
-# carries a key already spent (issue #26). The page's script resyncs a page restored whole.
+# carries a key already spent. The page's script resyncs a page restored whole.
 @never_cache
 @require_safe
 def game_page(request, public_id):
@@ -108,7 +108,7 @@ def act(request, public_id):
 
 
 def moved(ply: int) -> HttpResponse:
-    """A move's answer (issue #25): no panel, only the ply the game reached. The page's live
+    """A move's answer: no panel, only the ply the game reached. The page's live
     client (static/js/live.js, "game-moved") then fetches its panel for that ply, as it does
     after a nudge, and that panel is served from the cache to every request for it: the POST
     costs the write path alone."""

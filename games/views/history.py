@@ -53,7 +53,7 @@ def replay(request, public_id):
         "can_export": history.may_export(game, seat),
         "my_seat": seat,
     }
-    if shown.revealed:  # a finished game: its analysis, if any (issue #28)
+    if shown.revealed:  # a finished game: its analysis, if any
         context.update(analysis_view.section_context(viewed, request.user))
         data = context.get("analysis_data")
         if data is not None and data.finished:

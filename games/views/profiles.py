@@ -22,7 +22,7 @@ def profile(request, username: str):
             "stats": player_stats(player),
             "recent": recent_results(player, request.user),
             "ratings": player_ratings(player, request.user),
-            "accuracy": recent_accuracy(player, request.user),  # post-game analysis (#28)
+            "accuracy": recent_accuracy(player, request.user),  # the post-game analysis
             "blocked": blocked,
         },
     )

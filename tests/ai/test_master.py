@@ -32,7 +32,7 @@ def budgets(monkeypatch):
 
 
 def test_master_is_a_level_with_a_long_budget(budgets):
-    assert "master" in LEVELS and DEFAULT_BUDGET < MASTER_BUDGET <= 10  # issue #23: <= 10 s a move
+    assert "master" in LEVELS and DEFAULT_BUDGET < MASTER_BUDGET <= 10  # a Master move within 10 s
     state = positions("classic", 2)["place"]
     action = decide(view(state, state.controller()), level="master", seed=1)
     assert action in legal_actions(state)

@@ -1,4 +1,4 @@
-"""The post-game analysis on the site (issue #28): who may ask, one in flight per user, the task
+"""The post-game analysis on the site: who may ask, one in flight per user, the task
 resumable with no decision judged twice, the same analysis for every reader, the replay's chart,
 mistakes and ghost, the record export's optional list, the profile's accuracy."""
 
@@ -268,7 +268,7 @@ def test_the_sweep_queues_again_an_analysis_whose_run_was_lost(finished_game, al
 
 
 def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice, settings):
-    """Issue #28's honest numbers on the page: alice's monomino at a12 (action 35, see
+    """Honest numbers on the page: alice's monomino at a12 (action 35, see
     tests/support/analysis.py) is among her three biggest mistakes, and her line drops there.
     The decisions before it are stored as judged already (the analysis resumes after them), to
     keep it short."""

@@ -1,4 +1,4 @@
-"""Honest numbers (issue #28, item 4): on positions whose winner is known, the analysis says so.
+"""Honest numbers: on positions whose winner is known, the analysis says so.
 
 Pure: no database. The positions come from one classic two-player game played by the Casual
 level (its first 34 placements, frozen below). At that point blue (seat 0: blue and red) has an

@@ -1,4 +1,4 @@
-"""A three-player game analysed end to end (issue #28): every decision gets a row, the three
+"""A three-player game analysed end to end: every decision gets a row, the three
 players each get a line on the chart and a mistake list, and the shared colour (R2.4: nobody's
 own; the players take its turns in rotation, player 1 first) is stored but not judged, so it
 counts for no one's accuracy, draws no point and lists no mistake."""

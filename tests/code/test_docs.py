@@ -61,41 +61,6 @@ OUTSIDE = re.compile(r"(?:\.\./|/work/)" + "shared")
 # An issue cited by its number: the word issue (or Issues) and a number with or without its hash
 # sign, or a hash sign and a number in brackets.
 ISSUE = re.compile(r"\b[Ii]ssues? #?\d+|\(#\d+\)")
-# The files that still cite issues by number: being cleaned by the integrator; must end empty.
-# A file leaves the list once it cites none (the test says so), and none may join it.
-NOT_YET = frozenset(
-    {
-        "README.md",
-        "config/settings.py",
-        "games/ai/expert.py",
-        "games/ai/mcts/choose.py",
-        "games/models.py",
-        "games/presenters/analysis.py",
-        "games/presenters/game_list.py",
-        "games/selectors/analysis.py",
-        "games/selectors/history.py",
-        "games/selectors/hot.py",
-        "games/services/analysis.py",
-        "games/services/ratings.py",
-        "games/views/analysis.py",
-        "games/views/game.py",
-        "games/views/history.py",
-        "games/views/profiles.py",
-        "tests/ai/test_master.py",
-        "tests/ai/test_mcts.py",
-        "tests/ai/test_mcts_settle.py",
-        "tests/ai/test_mcts_strength.py",
-        "tests/analysis/test_analysis_site.py",
-        "tests/analysis/test_estimates.py",
-        "tests/analysis/test_three_players.py",
-        "tests/e2e/test_analysis_browser.py",
-        "tests/games/test_hot_reads.py",
-        "tests/games/test_panel_cache.py",
-        "tests/games/test_silent_blocks.py",
-        "tests/web/test_finished_rows.py",
-        "tests/web/test_history_lists.py",
-    }
-)
 
 
 def relative(path: Path) -> str:
@@ -223,18 +188,6 @@ def issue_problems(name: str, text: str) -> list[str]:
     ]
 
 
-def allow_list_problems(found: dict[str, list[str]], not_yet: frozenset[str]) -> list[str]:
-    """``found``'s problems outside ``not_yet``, and each file of ``not_yet`` that has none left
-    (so that the list only shrinks)."""
-    out = [p for name, problems in sorted(found.items()) if name not in not_yet for p in problems]
-    out += [
-        f"{name} cites no issue number (or is gone): take it out of NOT_YET"
-        for name in sorted(not_yet)
-        if not found.get(name)
-    ]
-    return out
-
-
 def journal(name: str) -> bool:
     """A results file of the bench: a dated record of measurements, each on the code of its day
     (an entry names its commit), so the paths it names are that day's. Its rule ids still count."""
@@ -303,12 +256,12 @@ def test_nothing_cites_a_folder_outside_the_repository():
 def test_comments_give_reasons_not_issue_numbers():
     """The bench's dated journals, the catalogs (their words come from the templates) and docs/
     are not read."""
-    found = {
-        name: issue_problems(name, text)
+    problems = [
+        problem
         for name, text in all_texts()
         if not (name.endswith(".po") or journal(name) or name.startswith("docs/"))
-    }
-    problems = allow_list_problems(found, NOT_YET)
+        for problem in issue_problems(name, text)
+    ]
     assert not problems, report(problems)
 
 
@@ -357,12 +310,6 @@ def test_the_checks_can_fail(tmp_path):
         f"x.py:1: cites 'issue {hash_}25': say the reason in words",
         f"x.py:1: cites '{issue14}': say the reason in words",
         f"x.py:1: cites '({hash_}27)': say the reason in words",
-    ]
-    found = {"a.py": ["a.py:1: cites ..."], "b.py": [], "c.py": ["c.py:3: cites ..."]}
-    assert allow_list_problems(found, frozenset({"a.py", "b.py", "gone.py"})) == [
-        "c.py:3: cites ...",
-        "b.py cites no issue number (or is gone): take it out of NOT_YET",
-        "gone.py cites no issue number (or is gone): take it out of NOT_YET",
     ]
 
 

@@ -1,4 +1,4 @@
-"""The post-game analysis in Chromium (issue #28): "Analyse this game" on a finished game's
+"""The post-game analysis in Chromium: "Analyse this game" on a finished game's
 replay queues it, the bar fills over the websocket without a reload, the chart and the mistakes
 appear, a click on a chart point jumps the replay to that decision, where the best move's ghost
 is drawn on the board. Screenshots at 1280x900 and 360x740 in out/screenshots/."""

@@ -1,4 +1,4 @@
-"""Issue #25, lean request path: the reads every game request makes (games.selectors.hot) give
+"""The lean request path: the reads every game request makes (games.selectors.hot) give
 the same objects as the ORM's queries they replace: the game with every field, its seats in
 Seat.Meta.ordering with every field, their users (or none for an open or computer seat) with
 every field, the seats' game, and the move log without the actions taken back. One query for

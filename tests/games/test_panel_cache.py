@@ -1,4 +1,4 @@
-"""The game panel's cache (issue #24 G1, issue #25): a panel is stored once per legal selection of
+"""The game panel's cache: a panel is stored once per legal selection of
 a (game, ply, reader, language); a selection the panel does not recognise (a spectator's, an
 illegal or garbled one) is rendered but never stored, so no client can fill the cache; and a move
 answers with the ply it reached, not with a panel."""

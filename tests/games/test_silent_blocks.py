@@ -1,4 +1,4 @@
-"""Issue #24: blocks are silent. Alice blocked bob; bob was told "alice does not take invitations
+"""Blocks are silent. Alice blocked bob; bob was told "alice does not take invitations
 from you" when he invited her. Now his invitation is made like any other and shows as pending to
 him, while alice hears nothing of it: no email, no notice, nothing in her lobby, no seat offered
 (selectors.seating). Only alice's own block is said to her when she invites bob: she can lift it.

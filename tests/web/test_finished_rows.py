@@ -1,5 +1,5 @@
-"""The finished games of "My games", built outside the template engine (issue #25,
-games.presenters.game_list): each row says what the template said, in the reader's language and
+"""The finished games of "My games", built outside the template engine
+(games.presenters.game_list): each row says what the template said, in the reader's language and
 time zone, with every value escaped."""
 
 from __future__ import annotations

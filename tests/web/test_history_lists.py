@@ -1,4 +1,4 @@
-"""The lists that name games (issues #24 G4 and #25): a private game is listed only to whoever
+"""The lists that name games: a private game is listed only to whoever
 may open it (selectors.access.visible_to, game_for_viewer's rule), My games comes a page at a
 time by cursor with the player's turn first, and no list reads a game's state."""
 
@@ -35,7 +35,7 @@ def may_open(game: Game, user) -> bool:
     return True
 
 
-# -- visibility (issue #24, G4) -------------------------------------------------------------
+# -- visibility (private games) -------------------------------------------------------------
 
 
 def test_the_profile_lists_a_private_game_only_to_its_players_and_staff(alice, bob, carol, dave):
@@ -134,7 +134,7 @@ def test_the_list_rule_is_the_game_pages_rule(alice, bob, carol, dave):
             assert (game.pk in listed) == may_open(game, reader), (reader, game.visibility)
 
 
-# -- My games a page at a time (issue #25) --------------------------------------------------
+# -- My games a page at a time ----------------------------------------------------------------
 
 
 def test_my_games_comes_a_page_at_a_time_with_my_turn_first(alice, bob):
@@ -207,7 +207,7 @@ def test_no_list_page_reads_a_games_state(alice, bob, duel):
         assert reads == [], url
 
 
-# -- the profile's counts, kept in the cache (issue #25) ------------------------------------
+# -- the profile's counts, kept in the cache --------------------------------------------------
 
 
 def finish_now(games, *, ago=timedelta(0)):
