@@ -7,7 +7,7 @@ BOMs), which are invisible and can make a line read as something else. Zero-widt
 non-joiner (U+200D, U+200C) stay: they reorder nothing, and emoji sequences and several scripts
 need them.
 
-``name_key`` is what two names are compared by (G5): the name without its default-ignorable code
+``name_key`` is what two names are compared by: the name without its default-ignorable code
 points (Unicode's Default_Ignorable_Code_Point: joiners, U+034F, the Hangul fillers U+3164 and
 U+FFA0, variation selectors...) and with every run of blank-looking characters (spaces, U+2800
 BRAILLE PATTERN BLANK) as one space, trimmed; NFKC-normalized and case-folded; then reduced to its

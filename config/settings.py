@@ -322,7 +322,7 @@ if DATABASE_POOL:
         "timeout": env_int("DATABASE_POOL_TIMEOUT", 30, minimum=1),
     }
 if _POSTGRES:
-    # F4: a connection the server dropped (a restart, a failover, an idle timeout) is found out
+    # A connection the server dropped (a restart, a failover, an idle timeout) is found out
     # before use: with the pool, Django passes ConnectionPool.check_connection to psycopg_pool,
     # which tests each connection as it is handed out and replaces a dead one; without it,
     # persistent connections are checked at the start of each request.
@@ -367,7 +367,7 @@ ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blokus Shuffle] "
 # ACCOUNT_RATE_LIMITS is left unset on purpose: allauth's defaults (login, failed logins, sign-up,
 # password reset, email confirmation ...) are on, counted in the default cache below.
-# F2: those limits count per client address. Behind the proxy every request comes from the
+# Those limits count per client address. Behind the proxy every request comes from the
 # proxy's own address (127.0.0.1), so ten failed logins from anyone locked everybody out: trust
 # the last TRUSTED_PROXY_COUNT entries of X-Forwarded-For (the README's nginx sets it to the
 # client's address), and only with BEHIND_PROXY; without it, a client's X-Forwarded-For is
@@ -598,7 +598,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
-    # F8: a computer turn whose task was lost (a worker killed mid-turn; Redis would only hand
+    # A computer turn whose task was lost (a worker killed mid-turn; Redis would only hand
     # it out again after the visibility timeout, an hour) is queued again within a minute.
     "sweep-computer-turns": {
         "task": "games.tasks.sweep_computer_turns",

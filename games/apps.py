@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 
 def close_connection_pools() -> None:
-    """Close every PostgreSQL connection pool as the process exits (F10).
+    """Close every PostgreSQL connection pool as the process exits.
 
     Left to the garbage collector at interpreter shutdown, psycopg_pool waits 5 s for each of its
     worker threads to stop, and every ``manage.py`` command that touched the database hung about

@@ -1,4 +1,4 @@
-"""G5: the name keys become confusable skeletons without default-ignorable code points
+"""The name keys become confusable skeletons without default-ignorable code points
 (accounts.names.name_key), longer than the names they come from: every stored key is recomputed."""
 
 from django.db import migrations, models

@@ -7,7 +7,7 @@ Public API::
     apply(state, action) -> State          # or raises IllegalAction (a ValueError) naming the rule
     view(state, seat) -> dict              # what a seat (None: a spectator) may know, R9
     score(state) -> dict                   # R8
-    verify(record) -> {"ok", "reason"}     # a finished Shuffle record's shuffle (F9)
+    verify(record) -> {"ok", "reason"}     # a finished Shuffle record's shuffle
     turn_order(state), anchors(state), outlook(state, action), table(state, seat)  # the page
     State.to_json() / State.from_json()
 """

@@ -23,7 +23,7 @@ The seed and the salt stay secret until the game is over, then appear in the rec
 * the top card of a deck is its first element.
 
 Why not a small fast generator: with a 64-bit seed, a player who has seen enough of their own
-deck could in principle search the seeds and learn the opponents' decks (F9). 256 bits of seed
+deck could in principle search the seeds and learn the opponents' decks. 256 bits of seed
 and a cryptographic hash leave nothing to search.
 
 **Older records** carry an integer seed; their decks come from SplitMix64 seeded with

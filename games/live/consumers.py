@@ -55,7 +55,7 @@ class KeepaliveConsumer(JsonWebsocketConsumer):
         try:
             async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         except REDIS_DROPPED:
-            # G9: the handshake's first Redis call after a Redis drop meets a dead pooled
+            # The handshake's first Redis call after a Redis drop meets a dead pooled
             # connection and would answer 500; the retry finds Redis back (or fails for real).
             logger.warning("channel layer: Redis connection dropped, joining %s again", group)
             async_to_sync(self.channel_layer.group_add)(group, self.channel_name)

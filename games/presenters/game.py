@@ -305,7 +305,7 @@ def _hand(view: dict, mine: int | None) -> dict | None:
 
 
 def shuffle(view: dict, verdict: dict | None) -> dict | None:
-    """The shuffle's commitment (public from the start, F9) and, once the game is over, its seed,
+    """The shuffle's commitment (public from the start) and, once the game is over, its seed,
     salt and the server's own check of them (``engine.verify`` of the full record)."""
     if view.get("mode") != "shuffle" or not view.get("commitment"):
         return None

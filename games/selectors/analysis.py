@@ -107,7 +107,7 @@ def export_entries(game: Game) -> list[dict] | None:
 
 def recent_accuracy(user, reader=None, limit: int = RECENT_ANALYSED) -> dict | None:
     """The player's accuracy over their last ``limit`` analysed finished games that ``reader``
-    may see (selectors.access.visible_to, G4): {"games": n, "accuracy": mean percent, "last":
+    may see (selectors.access.visible_to): {"games": n, "accuracy": mean percent, "last":
     [(game id, percent), ...] newest first}; None without one. No game's state is read."""
     seats = visible_to(
         Seat.objects.filter(

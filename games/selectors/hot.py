@@ -5,7 +5,7 @@ request; a move locks the game and reads its seats with their players' notice fl
 the ORM each of those reads costs more CPU building the query (a fresh queryset, its compiler,
 25 quoted columns) and the rows' instances than the database spends answering it: 0.4 ms for
 the game, 0.5 ms for the seats, 0.3 ms for the log, against 0.05-0.1 ms for the same SQL
-through a cursor (bench/RESULTS.md, stop 33). Here the SQL is built once per process from the
+through a cursor (bench/RESULTS.md). Here the SQL is built once per process from the
 models' own metadata (no hand-kept column list to drift) and the rows become model instances
 through ``Model.from_db``, as the ORM makes them: the callers get the same objects as before.
 ``tests/games/test_hot_reads.py`` checks them field by field against the ORM's.

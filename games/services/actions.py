@@ -213,7 +213,7 @@ def _constraint(exc: IntegrityError) -> str:
 
 
 def owned_key(key: str, *, user, by_ai: bool) -> str:
-    """The idempotency key as stored: prefixed with whose it is (F1). A key answers only the
+    """The idempotency key as stored: prefixed with whose it is. A key answers only the
     sender that made it: a player's keys are ``u<id>:...``, the server's (the computer's turns,
     timeouts) ``srv:...``, so no client can send a key that passes for the server's or for
     another player's and make their move look done."""
@@ -233,7 +233,7 @@ def after_change(
     change queues nothing. ``seats`` (index -> Seat with its user) spares a query when the
     caller has read them."""
     game_id, public_id, ply = game.pk, game.public_id, game.ply
-    # F3: every side effect is robust: Redis down (the channel layer, the broker) must never turn
+    # Every side effect is robust: Redis down (the channel layer, the broker) must never turn
     # a committed move into an error. Django logs a failed hook and runs the next; a lost
     # computer turn is queued again by the sweep (games.jobs.deadlines.sweep, within a minute), a
     # lost nudge is made up by the pages' keepalive and resync (static/js/live.js).

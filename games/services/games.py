@@ -21,7 +21,7 @@ from games.services.errors import Conflict, GameError, NotAllowed, TooMany
 
 User = get_user_model()
 
-# Security G7: nothing stops a script from opening games or inviting one player again and again
+# Nothing stops a script from opening games or inviting one player again and again
 # (each invitation is an email). A player may have this many games waiting for players at once,
 # and one invitee this many invitations from the same player waiting for an answer. Counted in
 # the database, so the limits hold across processes and survive a Redis restart.
@@ -108,7 +108,7 @@ def game_create(
 
 
 def _check_limits(creator, seats: list[SeatSpec]) -> None:
-    """Refuse a new game past the creator's limits (G7), with a message that says which."""
+    """Refuse a new game past the creator's limits, with a message that says which."""
     waiting = Game.objects.filter(created_by=creator, status=Game.Status.OPEN).count()
     if waiting >= MAX_OPEN_GAMES:
         raise TooMany(

@@ -17,7 +17,7 @@ rates measured there, with Casual anchored at a newcomer's 25 (see ``COMPUTER_WI
 A seat the computer took over after timeouts is still rated as its player's (the player left
 it). Casual (unrated) games and aborted games change nothing.
 
-Farming (G3): winning over and over against a weak computer, or against a second account that
+Farming: winning over and over against a weak computer, or against a second account that
 always loses, raised a player above Expert. So a player is left out of a game's rating (no change,
 no count) when either holds: a computer seat of the game plays at a rating that is not above the
 player's own by more than ``COMPUTER_MARGIN`` (the weakest computer seat counts: at 1420 and
@@ -52,11 +52,11 @@ COMPUTER_SIGMA = 2.0
 # A level not measured (Master) is rated as the level below it (``computer_rating``).
 COMPUTER_WIN_RATES = {("casual", "beginner"): 0.954, ("expert", "casual"): 0.871}
 ANCHOR = ("casual", MODEL.mu)  # Casual rates as a newcomer does
-# G3: games against the computer count while the player is below the weakest computer seat's
+# Games against the computer count while the player is below the weakest computer seat's
 # rating plus this many (shown) points: about one Beginner game's gain at that level, so a win
 # over Beginner lifts nobody far past 1419 (a player there still gains from Casual and Expert).
 COMPUTER_MARGIN = 100
-# G3: rated games per pair of players in any 24 hours; more games between them are played but
+# Rated games per pair of players in any 24 hours; more games between them are played but
 # leave both out of the rating.
 PAIR_GAMES_PER_DAY = 3
 PAIR_WINDOW = timedelta(hours=24)
@@ -171,7 +171,7 @@ def _rate(game: Game, seats: list[Seat]) -> None:
 
 
 def _left_out(game: Game, seats: list[Seat], humans: list[Seat], teams: list) -> set[int]:
-    """The players of ``game`` whose rating it does not change (G3, see the module's notes)."""
+    """The players of ``game`` whose rating it does not change (the farming limits: see the module's notes)."""
     computers = [computer_rating(s.ai_level) for s in seats if s not in humans]
     left_out = set()
     if computers:

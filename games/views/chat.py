@@ -83,7 +83,7 @@ def _report_target(request, data) -> dict:
             raise Http404("no such message")
         viewed = game_for_viewer(found.game.public_id, request.user)  # 404 if hidden
         game, seat = viewed.game, viewed.seat
-        # G8: only a line the reporter may read in the chat panel can be quoted (a seated player
+        # Only a line the reporter may read in the chat panel can be quoted (a seated player
         # does not read the spectators' room while the game runs; hidden lines are staff's).
         message = chat_selectors.visible_lines(game, request.user, seat).filter(pk=found.pk).first()
         if message is None:

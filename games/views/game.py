@@ -251,7 +251,7 @@ def _asked_selection(params) -> tuple:
 def _shown_selection(ctx: dict) -> tuple:
     """The selection the panel actually shows: what the decision recognised of the request
     (a piece with a legal spot, one of its orientations, a Warp source); "" for the rest. Only
-    a panel whose shown selection is the asked one is stored (G1): a spectator's selection, an
+    a panel whose shown selection is the asked one is stored: a spectator's selection, an
     illegal or garbled one is rendered, never stored, so the cache holds at most one panel per
     legal selection of a (game, ply, reader)."""
     decision = ctx.get("decision") or {}

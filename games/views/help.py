@@ -17,7 +17,7 @@ def help_page(request):
         "cards": pictures.cards(),
         "pieces": pictures.pieces(),
         "example": pictures.example_turn(),
-        # the Ratings section's limits on farming (G3)
+        # the Ratings section's limits on farming
         "rating_margin": ratings.COMPUTER_MARGIN,
         "rated_pair_games": ratings.PAIR_GAMES_PER_DAY,
         # the Computer players section: the levels' thinking times, as the new-game form shows them

@@ -56,7 +56,7 @@ def game_new(request):
             game = services.game_create(creator=request.user, **form.create_kwargs())
         except services.GameError as exc:  # the engine's or the service's reason, inline
             form.add_error(None, str(exc))
-            status = exc.status  # 429 past a limit (G7)
+            status = exc.status  # 429 past a limit
         else:
             messages.success(request, _("Your game is ready."))
             return redirect("game", public_id=game.public_id)

@@ -1,4 +1,4 @@
-"""G6: a block cannot be sidestepped through a pending invitation. Bob blocked carol; alice
+"""A block cannot be sidestepped through a pending invitation. Bob blocked carol; alice
 invites bob to a public game with an open seat. Carol may not take the open seat while bob's
 invitation is pending (bob would accept and sit at her table), and an invited player does not sit
 down with a player at the table who blocked them."""

@@ -1,4 +1,4 @@
-"""G5: display names that render like another player's username through invisible or look-alike
+"""Display names that render like another player's username through invisible or look-alike
 characters are refused: a joiner inside the name, U+034F, U+3164 or U+2800 at its end, Cyrillic
 letters for Latin ones (accounts.names.name_key: default-ignorables dropped, UTS #39 skeleton)."""
 

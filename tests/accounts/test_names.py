@@ -1,4 +1,4 @@
-"""F5 and F7: names and chat lines that pass for someone else's, or hide what they say.
+"""Names and chat lines that pass for someone else's, or hide what they say.
 
 A display name may not read as another player's username or display name (NFKC, case-folded);
 a new username may not read as an existing display name; chat lines and display names lose

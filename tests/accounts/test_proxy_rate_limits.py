@@ -1,4 +1,4 @@
-"""F2: behind the proxy, login and sign-up limits count per client, not per proxy. Every request
+"""Behind the proxy, login and sign-up limits count per client, not per proxy. Every request
 reaches the site from the proxy's address (REMOTE_ADDR 127.0.0.1); the proxy names the client in
 X-Forwarded-For, which is trusted exactly as far as BEHIND_PROXY says (config.settings)."""
 

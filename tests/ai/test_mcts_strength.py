@@ -64,7 +64,7 @@ def test_a_good_reply_is_stored_for_the_winner_and_forgotten_for_the_loser():
 
 
 def test_good_replies_hold_in_classic_two_player_games_only():
-    """They were measured there (bench/AI_RESULTS.md, stop 33): other games search without."""
+    """They were measured there (bench/AI_RESULTS.md): other games search without."""
     on = _params(lgr=1)
     assert mcts.param_vector(on, 1, new_game(mode="classic", players=2, seed=1))[21] == 1
     for mode, players in (("classic", 4), ("classic", 3), ("shuffle", 2), ("shuffle", 4)):

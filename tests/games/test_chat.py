@@ -453,8 +453,8 @@ def test_a_plain_report_post_renders_the_thank_you_page(duel, alice, bob):
     assert Report.objects.count() == 1
 
 
-def test_g8_a_player_cannot_read_the_spectators_room_through_the_report_form(duel, alice, carol):
-    """Security G8: while the game runs a seated player does not read the spectators' room, so
+def test_a_player_cannot_read_the_spectators_room_through_the_report_form(duel, alice, carol):
+    """While the game runs a seated player does not read the spectators' room, so
     the report form does not quote its lines either (ids are sequential: no probing)."""
     post_line(as_user(carol), duel, "the spectators think blue is losing")
     line = ChatMessage.objects.get()

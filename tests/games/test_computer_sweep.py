@@ -1,4 +1,4 @@
-"""F8: a computer turn whose task was lost (a worker killed mid-turn) is played within a minute:
+"""A computer turn whose task was lost (a worker killed mid-turn) is played within a minute:
 the beat's sweep (every 15 s) queues it again once it has been pending for 45 s, and never
 touches a human's turn or a computer turn still within its time."""
 

@@ -1,4 +1,4 @@
-"""G9: the first websocket handshake after a Redis drop is accepted. The channel layer's pooled
+"""The first websocket handshake after a Redis drop is accepted. The channel layer's pooled
 connection died with the server (here: killed server-side, as a Redis restart does); the
 handshake's ``group_add`` meets it, and the consumer retries once on a fresh connection instead
 of answering 500. Real Redis: the dead pooled socket is what redis-py raises on."""

@@ -201,7 +201,7 @@ def test_a_finished_shuffle_games_record_gives_the_decks(client, duel):
 
     record = json.loads(response.content)
     assert set(record["decks"]) == {"blue", "yellow"}
-    # R9.4 and F9: after the end the seed and salt are revealed, and they verify.
+    # R9.4: after the end the seed and salt are revealed, and they verify.
     assert record["seed"] == game.seed and record["salt"] == game.salt
     assert engine.verify(record)["ok"] is True
     final = engine.replay(record)

@@ -1,4 +1,4 @@
-"""F1: idempotency keys belong to whoever sent them. A player who sends the key the computer or
+"""Idempotency keys belong to whoever sent them. A player who sends the key the computer or
 the deadline code would use (``ai:<ply>``, ``timeout:<ply>``) does not make the computer's turn
 look done, nor get an opponent's turn counted as timed out."""
 

@@ -289,8 +289,8 @@ def test_an_htmx_refusal_is_the_reason_inline(alice, bob):
     assert "you have no invitation to this game (any more)" in response.content.decode()
 
 
-def test_g7_one_player_cannot_flood_another_with_invitations(alice, bob, mailoutbox):
-    """Security G7: 30 games inviting one player sent 30 emails; now the fourth invitation still
+def test_one_player_cannot_flood_another_with_invitations(alice, bob, mailoutbox):
+    """30 games inviting one player sent 30 emails; now the fourth invitation still
     waiting for bob's answer is refused with a message that says why, and sends nothing."""
     from games.services.games import MAX_PENDING_INVITATIONS
 
@@ -304,7 +304,7 @@ def test_g7_one_player_cannot_flood_another_with_invitations(alice, bob, mailout
     assert len(mailoutbox) == sent
 
 
-def test_g7_the_new_game_form_says_why_a_game_past_the_limit_is_refused(alice, bob):
+def test_the_new_game_form_says_why_a_game_past_the_limit_is_refused(alice, bob):
     from games.services.games import MAX_OPEN_GAMES
 
     seats = [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)]

@@ -1,4 +1,4 @@
-"""G3: ratings cannot be farmed. Fifty wins against the Beginner computer used to lift a player
+"""Ratings cannot be farmed. Fifty wins against the Beginner computer used to lift a player
 above Expert's rating (2071 against 2056), and so did a second account that always loses. Now a
 game against the computer is rated only while the player is below the weakest computer seat's
 rating plus ``COMPUTER_MARGIN``, and a pair of players has at most ``PAIR_GAMES_PER_DAY`` rated

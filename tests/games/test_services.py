@@ -46,7 +46,7 @@ def test_a_game_starts_when_every_seat_is_filled(alice, bob):
 
 
 def test_a_shuffle_game_gets_a_secret_seed(duel):
-    # F9: 256 bits from secrets, as 64 hex digits, with a 128-bit salt and a public commitment.
+    # 256 bits from secrets, as 64 hex digits, with a 128-bit salt and a public commitment.
     assert len(duel.seed) == 64 and int(duel.seed, 16) > 0 and len(duel.salt) == 32
     state = duel.current_state()
     assert (state.seed, state.salt) == (duel.seed, duel.salt)

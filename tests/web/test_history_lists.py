@@ -47,7 +47,7 @@ def test_the_profile_lists_a_private_game_only_to_its_players_and_staff(alice, b
         recent = page[page.index('<section class="recent-games"') :]
         return ids_in(recent, [private, public])
 
-    assert listed(carol) == {public.public_id}  # G4: the stranger saw the private game here
+    assert listed(carol) == {public.public_id}  # The stranger saw the private game here
     assert listed(None) == {public.public_id}
     assert listed(alice) == listed(bob) == listed(dave) == {private.public_id, public.public_id}
 
@@ -62,7 +62,7 @@ def test_the_rating_chart_leaves_out_private_games_for_strangers(alice, bob, car
         return len(re.search(r'<polyline[^>]* points="([^"]*)"', page)[1].split())
 
     # The first game's rating before it, then one point per game.
-    assert points(carol) == points(None) == 3  # G4: the private game's result was drawn
+    assert points(carol) == points(None) == 3  # The private game's result was drawn
     assert points(alice) == points(bob) == points(dave) == 4
 
 

@@ -1,4 +1,4 @@
-"""F6: a NUL byte in a URL, a query string or a form field is a 400, never a 500 (PostgreSQL
+"""A NUL byte in a URL, a query string or a form field is a 400, never a 500 (PostgreSQL
 cannot compare a string holding one; config.middleware.RefuseNulMiddleware refuses it first)."""
 
 from __future__ import annotations

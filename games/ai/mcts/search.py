@@ -73,8 +73,7 @@ class MctsParams:
     expand_inc = 0.5
     # The playouts try the last good reply (LGRF-2, position.update_replies) to the last two
     # placements, then to the last one, before their policy (Pentobi's LastGoodReply). On:
-    # 60.3 % [52.6, 67.6] of 160 games against it off at 1,500 simulations (bench/AI_RESULTS.md,
-    # stop 33).
+    # 60.3 % [52.6, 67.6] of 160 games against it off at 1,500 simulations (bench/AI_RESULTS.md).
     lgr = 1
 
 
