@@ -171,7 +171,8 @@ def _rate(game: Game, seats: list[Seat]) -> None:
 
 
 def _left_out(game: Game, seats: list[Seat], humans: list[Seat], teams: list) -> set[int]:
-    """The players of ``game`` whose rating it does not change (the farming limits: see the module's notes)."""
+    """The players of ``game`` whose rating it does not change (the farming limits: see the
+    module's notes)."""
     computers = [computer_rating(s.ai_level) for s in seats if s not in humans]
     left_out = set()
     if computers:
