@@ -26,11 +26,12 @@ import time
 
 from games.engine import apply, legal_actions
 from games.engine.rules import placement_text
+from games.engine.steps import PLACE_STEPS
 
 from . import mcts
 from .evaluate import seat_weights
 from .levels import DEFAULT_BUDGET
-from .players import PLACE_STEPS, Casual, warp_options
+from .players import Casual, warp_options
 
 __all__ = ["DEFAULT_BUDGET", "ExpertParams", "expert_action"]
 

@@ -58,11 +58,11 @@ from dataclasses import asdict, dataclass
 from games.engine import State, apply, legal_actions, score, view
 from games.engine.moves import placement_text
 from games.engine.pieces import parse_squares, shape_of_mask
-from games.engine.state import COLOURS
+from games.engine.state import COLOUR_INDEX, COLOURS
+from games.engine.steps import PLACE_STEPS
 
 from . import decide, mcts
 from .determinize import determinize
-from .players import PLACE_STEPS
 
 __all__ = [
     "CARD_CANDIDATES",
@@ -152,7 +152,20 @@ def analyse_decision(
     state: State, action: dict, *, ply: int, sims: int, seed: int
 ) -> DecisionResult:
     """Judge ``action`` played in ``state`` (the referee's state before it) from the deciding
-    seat's view only, with searches of ``sims`` simulations seeded by ``seed``."""
+    seat's view only, with searches of ``sims`` simulations seeded by ``seed``.
+
+    A resignation (R11.1) is not judged: it is its player's, who may resign out of turn, so it is
+    stored under the resigner's seat and colour, valued from their view, with no loss."""
+    if "resign" in action:
+        colour_index = COLOUR_INDEX[action["resign"]]
+        seat = state.seat_of(colour_index)
+        world = determinize(view(state, seat), random.Random(seed))
+        judge = _Judge(seat, sims, seed)
+        value = judge.value_after(world, action)
+        return DecisionResult(
+            ply, seat, action["resign"], state.step, action, action, value, value, 0.0,
+            judge.sims, False,
+        )  # fmt: skip
     seat = state.controller()
     colour = COLOURS[state.turn]
     seat_view = view(state, seat)  # what the player could know: nothing else is read below

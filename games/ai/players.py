@@ -23,11 +23,11 @@ from games.engine.rules import (
     warp_moves,
 )
 from games.engine.state import COLOURS, State
+from games.engine.steps import PLACE_STEPS
 
 from .evaluate import QuickScorer, anchors_of, quick_value, seat_weights
 
 __all__ = [
-    "PLACE_STEPS",
     "Casual",
     "beginner_action",
     "card_order_bonus",
@@ -35,7 +35,6 @@ __all__ = [
     "warp_options",
 ]
 
-PLACE_STEPS = ("setup", "place", "place_second")
 SKIP_VALUE = 3.0  # a lost turn of a colour, in squares (roughly one average piece)
 
 
