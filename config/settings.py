@@ -470,6 +470,19 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 # A "your turn" email goes out this long after the turn began, and only if the player was not at
 # the board meanwhile (a visible page with recent input: games.live.presence, games.jobs.emails).
 TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60, minimum=0)
+
+# "Play now" (games.services.seeks, games.selectors.seeks): a request looks for players rated
+# within MATCH_WINDOW points of its own, plus MATCH_WINDOW_GROWTH points for every minute it has
+# waited; the sweep that joins tables and gives the computer the seats of those whose wait is over
+# runs every MATCH_SWEEP_SECONDS. A game found after MATCH_NOTICE_AFTER_SECONDS of waiting is
+# also told by device and email (the player may have left the page). A player who cancelled
+# MATCH_CANCELS_PER_HOUR requests in the last hour waits before asking again.
+MATCH_WINDOW = env_int("MATCH_WINDOW", 100, minimum=0)
+MATCH_WINDOW_GROWTH = env_int("MATCH_WINDOW_GROWTH", 100, minimum=0)
+MATCH_SWEEP_SECONDS = env_int("MATCH_SWEEP_SECONDS", 10, minimum=1)
+MATCH_NOTICE_AFTER_SECONDS = env_int("MATCH_NOTICE_AFTER_SECONDS", 300, minimum=0)
+MATCH_CANCELS_PER_HOUR = env_int("MATCH_CANCELS_PER_HOUR", 10, minimum=1)
+
 # The site's address as players reach it, for the absolute links in emails (no trailing slash).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):
@@ -604,6 +617,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_computer_turns",
         "schedule": 15.0,
         "options": {"expires": 14},
+    },
+    # "Play now": tables whose rating windows have grown to meet are joined, and the computer
+    # takes the empty seats of those whose wait is over.
+    "sweep-seeks": {
+        "task": "games.tasks.sweep_seeks",
+        "schedule": float(MATCH_SWEEP_SECONDS),
+        "options": {"expires": max(1, MATCH_SWEEP_SECONDS - 1)},
     },
     # An analysis whose worker was killed is queued again once its lease lapsed.
     "sweep-analyses": {

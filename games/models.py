@@ -506,6 +506,7 @@ class TurnNotice(models.Model):
         INVITE = "invite", _("An invitation to a game")
         RESIGNED = "resigned", _("An opponent resigned")
         TAKEBACK = "takeback", _("A take back was answered")
+        MATCHED = "matched", _("A game you asked for has started")
 
     class Status(models.TextChoices):
         PENDING = "pending", "Not sent (yet)"  # created, or released after a failed attempt
@@ -647,6 +648,11 @@ class NoticeSettings(models.Model):
         default=True,
         help_text=_("On your devices and by email."),
     )
+    matched = models.BooleanField(
+        _("When a game I asked for with Play now starts after a long wait"),
+        default=True,
+        help_text=_("On your devices and by email."),
+    )
     # Discord- or Slack-compatible incoming webhook (https), or blank.
     webhook_url = models.URLField(_("Chat webhook URL"), max_length=500, blank=True)
 
@@ -753,3 +759,86 @@ class DecisionAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"{self.analysis.game.public_id} #{self.ply}: -{self.loss:.2f}"
+
+
+class SeekTable(models.Model):
+    """A table "Play now" is forming (games.services.seeks): the players who asked for the same
+    game wait at it (their ``Seek`` rows) until it is full, or until the computer takes the empty
+    seats; then it becomes a game. Nothing else seats a player here: it is not a Game until it
+    starts, so that a forming table never shows in My games, the lobby's open games or a profile.
+    """
+
+    class Status(models.TextChoices):
+        FORMING = "forming", _("Looking for players")
+        STARTED = "started", _("Started")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    mode = models.CharField(max_length=10, choices=Game.Mode.choices)
+    players = models.PositiveSmallIntegerField(choices=[(2, "2"), (3, "3"), (4, "4")])
+    move_seconds = models.PositiveIntegerField(choices=Game.MOVE_TIMES)
+    rated = models.BooleanField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.FORMING)
+    created_at = models.DateTimeField(default=timezone.now)
+    # The game it became, and how many of its seats the computer took (at ``level``).
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="seek_table"
+    )
+    computer_seats = models.PositiveSmallIntegerField(default=0)
+    level = models.CharField(max_length=10, choices=Seat.Level.choices, blank=True)
+
+    class Meta:
+        indexes = [
+            # The tables still forming, by what they are for (the matcher's candidates).
+            models.Index(
+                fields=["mode", "move_seconds", "rated", "players"],
+                condition=Q(status="forming"),
+                name="seektable_forming_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.pk}: {self.mode} {self.players}p {self.status}"
+
+
+class Seek(models.Model):
+    """One player's "Play now" request: what game they asked for, the rating they were matched
+    by, how long they are willing to wait for other players, and the table they wait at."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        STARTED = "started", _("Started")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    ANY_PLAYERS = 0  # ``players`` when any table size will do
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    mode = models.CharField(max_length=10, choices=Game.Mode.choices)
+    players = models.PositiveSmallIntegerField()  # 2, 3, 4, or ANY_PLAYERS
+    move_seconds = models.PositiveIntegerField(choices=Game.MOVE_TIMES)
+    rated = models.BooleanField()
+    # Seconds after which the computer takes the empty seats of the table; None: never.
+    fill_after = models.PositiveIntegerField(null=True, blank=True)
+    rating = models.IntegerField()  # the mode's rating as shown, when the player asked
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    table = models.ForeignKey(
+        SeekTable, null=True, blank=True, on_delete=models.CASCADE, related_name="seeks"
+    )
+
+    class Meta:
+        constraints = [
+            # One request at a time: a player never waits at two tables (nor asks twice).
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(status="waiting"), name="seek_one_waiting"
+            ),
+        ]
+        indexes = [
+            # A table's players, and the waiting requests (the sweep reads them all).
+            models.Index(fields=["table", "status"], name="seek_table_idx"),
+            # Cancels in the last hour (the limit against asking and cancelling in a loop).
+            models.Index(fields=["user", "status", "ended_at"], name="seek_user_ended_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} seeks {self.mode} {self.players or 'any'}p ({self.status})"

@@ -33,12 +33,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.models import Action, Game, NoticeSettings, Seat, TakeBack
+from games.models import Action, Game, NoticeSettings, Seat, Seek, TakeBack
 from games.selectors import clock, seating
 from games.selectors.turns import turn_start_ply
 
@@ -173,6 +174,21 @@ def _not_away(game, seat, number) -> bool:
     return not seat.user.on_vacation()
 
 
+def _waited_long(game, seat, number) -> bool:
+    """A game "Play now" formed, for a player who waited long enough to have left the page
+    (``MATCH_NOTICE_AFTER_SECONDS``): the page told the others as it happened."""
+    if game.status == Game.Status.ABORTED or game.started_at is None:
+        return False
+    asked = (
+        Seek.objects.filter(table__game=game, user_id=seat.user_id)
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if asked is None:
+        return False
+    return (game.started_at - asked).total_seconds() >= settings.MATCH_NOTICE_AFTER_SECONDS
+
+
 # -- what happened -----------------------------------------------------------------------------
 
 
@@ -278,6 +294,17 @@ NOTICES: dict[str, Notice] = {
                 "declined": _("%(name)s declined your take back: %(game)s"),
             },
             choice="takeback",
+            choice_stops_email=True,
+        ),
+        # A game "Play now" formed for you has started (games.services.seeks), after a wait
+        # long enough that you may have left the page.
+        Notice(
+            kind="matched",
+            recipients=_players,
+            due=_waited_long,
+            email=NEWS,
+            device={"": _("Your game has started: %(game)s")},
+            choice="matched",
             choice_stops_email=True,
         ),
     ]

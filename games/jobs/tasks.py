@@ -11,6 +11,7 @@ from celery import shared_task
 
 from games import health
 from games.jobs import analysis, computer, deadlines, digests, emails, push
+from games.services import seeks
 from games.models import Game
 
 
@@ -108,3 +109,10 @@ def analyse_game(analysis_id: int) -> str:
 def sweep_analyses() -> int:
     """Every minute (CELERY_BEAT_SCHEDULE): queue again analyses whose run was lost."""
     return analysis.sweep()
+
+
+@shared_task(name="games.tasks.sweep_seeks")
+def sweep_seeks() -> dict[str, int]:
+    """Every MATCH_SWEEP_SECONDS (CELERY_BEAT_SCHEDULE): "Play now" tables whose rating windows
+    now meet are joined; the computer takes the empty seats of those whose wait is over."""
+    return seeks.sweep()

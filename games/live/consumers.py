@@ -142,3 +142,19 @@ class UserConsumer(KeepaliveConsumer):
 
     def turn_notice(self, event):
         self.send_json({"type": "your.turn", "game": event["game"], "title": event["title"]})
+
+    def seek_changed(self, event):
+        message = {"type": "seek.changed", "game": event["game"], "title": event["title"]}
+        self.send_json(message)
+
+
+class LobbyConsumer(KeepaliveConsumer):
+    """``/ws/lobby/``: anyone on the lobby; told when the tables looking for players change."""
+
+    socket = "lobby"
+
+    def connect(self):
+        self.join(nudges.LOBBY_GROUP)
+
+    def lobby_changed(self, event):
+        self.send_json({"type": "lobby.changed"})

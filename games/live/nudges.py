@@ -29,6 +29,9 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+LOBBY_GROUP = "lobby"  # every open lobby page: the tables looking for players changed
+
+
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_lock = threading.Lock()
 # Nudges in flight at once, per process: the rest wait their turn on the loop. redis-py's asyncio
@@ -127,6 +130,21 @@ def seats_changed(public_id: str) -> None:
     _send(game_group(public_id), {"type": "game.seats"})
 
 
+def lobby_changed() -> None:
+    """Every lobby page: the list of tables looking for players changed (refetch it)."""
+    _send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def seek_changed(user_id: int, public_id: str = "", title: str | Promise = "") -> None:
+    """A player waiting through "Play now": their table changed (refetch it), or (``public_id``)
+    it became that game: the waiting page opens it, any other page shows ``title``."""
+    if isinstance(title, Promise):
+        with translation.override(_language_of(user_id)):
+            title = str(title)
+    message = {"type": "seek.changed", "game": public_id, "title": title}
+    _send(user_group(user_id), message)
+
+
 def chat_posted(public_id: str) -> None:
     """A chat line was posted: each page fetches the lines its viewer may read."""
     _send(game_group(public_id), {"type": "chat.posted"})
@@ -176,6 +194,11 @@ def _language_of(user_id: int) -> str:
 def turn_title(game, seats=None) -> Promise:
     name = lazy(lambda: game_name(game, seats), str)()
     return format_lazy(gettext_lazy("Your turn: {game}"), game=name)
+
+
+def matched_title(game, seats=None) -> Promise:
+    name = lazy(lambda: game_name(game, seats), str)()
+    return format_lazy(gettext_lazy("Your game has started: {game}"), game=name)
 
 
 def invited_title(inviter) -> Promise:

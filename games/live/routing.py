@@ -5,4 +5,5 @@ from games.live import consumers
 websocket_urlpatterns = [
     path("ws/games/<str:public_id>/", consumers.GameConsumer.as_asgi()),
     path("ws/me/", consumers.UserConsumer.as_asgi()),
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
 ]

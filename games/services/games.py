@@ -365,3 +365,34 @@ def _start_if_full(game: Game) -> None:
     game.started_at = game.turn_started_at = timezone.now()
     game.save()
     after_change(game, state)
+
+
+def game_seated(
+    *, users: list, levels: list[str], mode: str, players: int, move_seconds: int, rated: bool
+) -> Game:
+    """A game whose players were matched ("Play now", games.services.seeks): every seat taken
+    at once (``users``, then the computer at ``levels``), the seats drawn at random as the game
+    starts (R2.6: nobody chose to move first), public, and started. Call inside a transaction."""
+    if len(users) + len(levels) != players or not users:
+        raise GameError(_("a %(players)s-player game has %(players)s seats") % {"players": players})
+    now = timezone.now()
+    game = Game.objects.create(
+        created_by=users[0],
+        mode=mode,
+        players=players,
+        move_seconds=move_seconds,
+        visibility=Game.Visibility.PUBLIC,
+        seating=Game.Seating.RANDOM,
+        rated=rated,
+    )
+    seats = [
+        Seat(game=game, index=i, kind=Seat.Kind.HUMAN, user=user, joined_at=now)
+        for i, user in enumerate(users)
+    ]
+    seats += [
+        Seat(game=game, index=len(users) + i, kind=Seat.Kind.AI, ai_level=level, joined_at=now)
+        for i, level in enumerate(levels)
+    ]
+    Seat.objects.bulk_create(seats)
+    _start_if_full(game)
+    return game
