@@ -10,6 +10,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games import engine, translations
 from games.engine import blksgf
@@ -227,3 +228,60 @@ class RecordUploadForm(forms.Form):
         except Exception:  # input the engine did not foresee: refuse it, never a 500
             raise forms.ValidationError(_("The record could not be read.")) from None
         return data
+
+
+def _fill_label(seconds: int | None) -> str:
+    if seconds is None:
+        return _("Never: wait for people")
+    minutes = seconds // 60
+    if minutes < 60:
+        n, text = minutes, ngettext("After %(n)d minute", "After %(n)d minutes", minutes)
+    elif minutes < 24 * 60:
+        n = minutes // 60
+        text = ngettext("After %(n)d hour", "After %(n)d hours", n)
+    else:
+        n = minutes // (24 * 60)
+        text = ngettext("After %(n)d day", "After %(n)d days", n)
+    return text % {"n": n}
+
+
+NEVER = "never"
+
+
+class PlayNowForm(forms.Form):
+    """ "Play now": what game the player wants; the site finds the table (games.services.seeks).
+    The choices are the new-game form's (mode, time per move) and the matcher's (its waits)."""
+
+    mode = forms.ChoiceField(
+        choices=Game.Mode.choices, initial=Game.Mode.SHUFFLE, widget=forms.RadioSelect
+    )
+    players = forms.TypedChoiceField(
+        choices=[(2, "2"), (3, "3"), (4, "4"), (0, _("Any"))],
+        coerce=int,
+        initial=2,
+        widget=forms.RadioSelect,
+    )
+    move_seconds = forms.TypedChoiceField(
+        label=_("Time per move"), choices=Game.MOVE_TIMES, coerce=int, initial=24 * 3600
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    fill_after = forms.ChoiceField(label=_("If nobody comes, the computer takes the empty seats"))
+
+    def __init__(self, *args, fill_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["fill_after"].choices = [
+            (NEVER if seconds is None else str(seconds), _fill_label(seconds))
+            for seconds in fill_choices
+        ]
+        self.fields["fill_after"].initial = str(fill_choices[0]) if fill_choices else NEVER
+
+    def ask_kwargs(self) -> dict:
+        data = self.cleaned_data
+        fill = data["fill_after"]
+        return {
+            "mode": data["mode"],
+            "players": data["players"],
+            "move_seconds": data["move_seconds"],
+            "rated": data["rated"],
+            "fill_after": None if fill == NEVER else int(fill),
+        }

@@ -13,12 +13,18 @@ from games.views import (
     profiles,
     ratings,
     rematch,
+    seeks,
 )
 
 urlpatterns = [
     path("", lobby.home, name="home"),
     path("help/", help.help_page, name="help"),
     path("games/new/", lobby.game_new, name="game_new"),
+    path("play/", seeks.play, name="play"),
+    path("play/status/", seeks.play_status, name="play_status"),
+    path("play/cancel/", seeks.play_cancel, name="play_cancel"),
+    path("play/join/<int:table_id>/", seeks.play_join, name="play_join"),
+    path("play/tables/", seeks.lobby_tables, name="lobby_tables"),
     path("games/mine/", lobby.my_games, name="my_games"),
     path("games/<str:public_id>/", game.game_page, name="game"),
     path("games/<str:public_id>/join/", lobby.game_join, name="game_join"),

@@ -11,8 +11,8 @@ from celery import shared_task
 
 from games import health
 from games.jobs import analysis, computer, deadlines, digests, emails, push
-from games.services import seeks
 from games.models import Game
+from games.services import seeks
 
 
 @shared_task(name="games.tasks.ai_play")

@@ -102,6 +102,10 @@ class TableRow:
     joinable: bool  # the viewer may take a seat (rating, blocks, not waiting already)
     mine: bool
 
+    @property
+    def move_time(self) -> str:
+        return str(dict(Game.MOVE_TIMES)[self.move_seconds])
+
 
 LOBBY_TABLES = 20  # tables shown; the page says how many more there are
 

@@ -391,9 +391,7 @@ def _nearest_fit(target, by_rating, centres, blocked, now) -> _Table | None:
                 continue
             if target.flexible and not other.flexible:
                 room = other.players - len(target.seats)
-            elif other.flexible:
-                room = free
-            elif other.players == target.players:
+            elif other.flexible or other.players == target.players:
                 room = free
             else:
                 continue

@@ -18,14 +18,18 @@ from games import services
 from games.forms import GameForm
 from games.models import Game, Seat
 from games.presenters import game_list
-from games.selectors import lists, seating
+from games.selectors import lists, seating, seeks
 from games.selectors.access import game_by_public_id, game_for_viewer
 
 
 @require_GET
 def home(request):
     lobby = lists.lobby(request.user)
+    tables, total = seeks.lobby_tables(request.user)
     context = {
+        "tables": tables,
+        "tables_total": total,
+        "tables_more": total - len(tables),
         "invitations": lobby.invitations,
         "open_rows": lobby.open_games,
         "your_turn": lobby.your_turn,

@@ -10,8 +10,11 @@
 //     with persisted) and a tab shown again (visibilitychange) re-sync. "game.seats": a seat of
 //     the waiting room changed or the game started.
 //     "chat.posted": the chat log refetches the lines its viewer may read.
-//   - <body data-user-socket="/ws/me/">: "your turn" notices on any page, and presence: its
-//     pings say whether this page is visible and how long ago it had input ({"type": "ping",
+//   - <section data-lobby-socket="/ws/lobby/">: the lobby's tables looking for players
+//     ("lobby.changed": refetch the list, at most once a second).
+//   - <body data-user-socket="/ws/me/">: "Play now" ("seek.changed": the waiting page refetches
+//     its table, or opens the game it became; another page shows a notice), "your turn"
+//     notices on any page, and presence: its pings say whether this page is visible and how long ago it had input ({"type": "ping",
 //     "visible": true, "active_ms_ago": 1200}), and it reports at once when it opens, when the
 //     page is hidden or shown and on the first input after a quiet spell; the server emails a
 //     turn only to a player who was not at the board (games/live/presence.py).
@@ -281,6 +284,18 @@
     if (!path) return;
     const title = document.title;
     userSocket = socket(path, function (message) {
+      if (message.type === "seek.changed") {
+        // "Play now": the table forming around this player changed, or became a game.
+        const waiting = document.getElementById("seek");
+        if (waiting) {
+          if (message.game) window.location.assign("/games/" + encodeURIComponent(message.game) + "/");
+          else document.body.dispatchEvent(new Event("seek-changed"));
+        } else if (message.game) {
+          turnSound();
+          toast(message.title, "/games/" + encodeURIComponent(message.game) + "/");
+        }
+        return;
+      }
       if (message.type !== "your.turn") return;
       turnSound();
       const here = document.getElementById("game");
@@ -306,9 +321,25 @@
     link.closest("form").remove();
   });
 
+  // The lobby: the tables looking for players changed. A burst of changes (many players asking
+  // at once) refetches the list once a second at most.
+  function watchLobby() {
+    const section = document.querySelector("[data-lobby-socket]");
+    if (!section) return;
+    let pending = null;
+    socket(section.dataset.lobbySocket, function (message) {
+      if (message.type !== "lobby.changed" || pending) return;
+      pending = setTimeout(function () {
+        pending = null;
+        document.body.dispatchEvent(new Event("lobby-changed"));
+      }, 1000);
+    }, function () { document.body.dispatchEvent(new Event("lobby-changed")); });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     loadedPly = shownPly();
     watchGame();
     watchUser();
+    watchLobby();
   });
 })();

@@ -285,3 +285,69 @@ def test_a_game_found_after_a_long_wait_is_told_by_email(
     assert told == [alice.email]
     (email,) = [m for m in mailoutbox if m.to == [alice.email] and "started" in m.subject]
     assert game.public_id in email.body and "bob" in email.body
+
+
+# -- the pages -------------------------------------------------------------------------------
+
+
+def test_the_play_now_page_asks_waits_and_cancels(client, alice, bob):
+    client.force_login(alice)
+    page = client.get("/play/")
+    assert page.status_code == 200 and 'name="fill_after"' in page.content.decode()
+    answer = client.post(
+        "/play/",
+        {
+            "mode": "classic",
+            "players": "2",
+            "move_seconds": "3600",
+            "rated": "on",
+            "fill_after": "600",
+        },
+    )
+    assert answer.status_code == 302 and answer["Location"] == "/play/"
+    waiting = client.get("/play/").content.decode()
+    assert "Looking for players rated 900-1100" in waiting
+    assert "1 seat left" in waiting and "alice (you)" in waiting
+    status = client.get("/play/status/", HTTP_HX_REQUEST="true")
+    assert status.status_code == 200 and 'id="seek"' in status.content.decode()
+    # The lobby lists the table; bob may join it.
+    client.force_login(bob)
+    lobby = client.get("/").content.decode()
+    assert "Looking for players" in lobby and "900-1100" in lobby and "Join (1 free)" in lobby
+    table = SeekTable.objects.get()
+    joined = client.post(f"/play/join/{table.pk}/")
+    game = Game.objects.get()
+    assert joined.status_code == 302 and joined["Location"] == f"/games/{game.public_id}/"
+    # alice's waiting page, refetched, opens the game.
+    client.force_login(alice)
+    status = client.get("/play/status/", HTTP_HX_REQUEST="true")
+    assert status["HX-Redirect"] == f"/games/{game.public_id}/"
+
+
+def test_the_form_refuses_a_time_not_offered_and_changes_nothing(client, alice):
+    client.force_login(alice)
+    answer = client.post(
+        "/play/", {"mode": "shuffle", "players": "2", "move_seconds": "60", "fill_after": "120"}
+    )
+    assert (
+        answer.status_code == 400 and "not one of the available choices" in answer.content.decode()
+    )
+    assert not Seek.objects.exists()
+
+
+def test_a_second_request_is_refused_with_a_reason(client, alice):
+    client.force_login(alice)
+    data = {"mode": "shuffle", "players": "2", "move_seconds": "3600", "fill_after": "never"}
+    client.post("/play/", data)
+    client.post("/play/cancel/")
+    client.post("/play/", data)
+    # A second tab still shows the form: its request is refused, the first one stands.
+    again = client.post("/play/", {**data, "mode": "classic"})
+    assert again.status_code == 409 and "already looking for a game" in again.content.decode()
+    assert Seek.objects.filter(status=Seek.Status.WAITING).get().mode == "shuffle"
+
+
+def test_an_empty_lobby_says_what_to_do(client, alice):
+    client.force_login(alice)
+    lobby = client.get("/").content.decode()
+    assert "Nobody is looking for players right now." in lobby and 'href="/play/"' in lobby
