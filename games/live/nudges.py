@@ -114,6 +114,24 @@ def _send(group: str, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
+def _send_all(messages: list[tuple[str, dict]]) -> None:
+    """``_send`` for many groups at once: one hand-over to the nudge loop for all of them (a
+    sweep of "Play now" may tell thousands of players that their table changed)."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+    if type(layer).__module__.startswith("channels_redis"):
+        loop, gate = _nudge_loop()
+
+        async def send_each():
+            await asyncio.gather(*(_send_twice(layer, g, m, gate) for g, m in messages))
+
+        asyncio.run_coroutine_threadsafe(send_each(), loop)
+    else:
+        for group, message in messages:
+            async_to_sync(layer.group_send)(group, message)
+
+
 def game_changed(public_id: str, ply: int) -> None:
     """Everyone watching the game: fetch your view again (ply lets a client spot a gap)."""
     _send(game_group(public_id), {"type": "game.changed", "ply": ply})
@@ -133,6 +151,12 @@ def seats_changed(public_id: str) -> None:
 def lobby_changed() -> None:
     """Every lobby page: the list of tables looking for players changed (refetch it)."""
     _send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def seeks_changed(user_ids: list[int]) -> None:
+    """Players waiting through "Play now": their tables changed (each page refetches its own)."""
+    message = {"type": "seek.changed", "game": "", "title": ""}
+    _send_all([(user_group(user_id), message) for user_id in user_ids])
 
 
 def seek_changed(user_id: int, public_id: str = "", title: str | Promise = "") -> None:

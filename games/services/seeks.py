@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -141,8 +141,9 @@ def seek_ask(
     return seek
 
 
-def _blocked_pairs(user_ids: list[int]) -> set[tuple[int, int]]:
-    """Every (a, b) among ``user_ids`` where one blocked the other, both ways round."""
+def _blocked_pairs(user_ids) -> set[tuple[int, int]]:
+    """Every (a, b) among ``user_ids`` (a list, or a query of ids) where one blocked the other,
+    both ways round."""
     pairs = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids).values_list(
         "blocker_id", "blocked_id"
     )
@@ -283,8 +284,8 @@ def _start(table: SeekTable, seated: list[Seek], *, now: datetime, level: str = 
 
 def _told(user_ids: list[int]) -> None:
     """After commit: the players' Play now pages and every lobby refetch."""
-    for user_id in set(user_ids):
-        transaction.on_commit(lambda u=user_id: nudges.seek_changed(u), robust=True)
+    ids = sorted(set(user_ids))
+    transaction.on_commit(lambda: nudges.seeks_changed(ids), robust=True)
     transaction.on_commit(nudges.lobby_changed, robust=True)
 
 
@@ -299,6 +300,7 @@ class _Seat:
     created: float  # a timestamp
     players: int
     fill_after: int | None
+    reach: int = 0  # the half-width of its window at the sweep's time
 
 
 @dataclass
@@ -308,16 +310,18 @@ class _Table:
     players: int
     created: float
     seats: list[_Seat] = field(default_factory=list)
-    gone: bool = False  # merged into another table
+    gone: bool = False  # merged into another table, or starting
+    # Every player here asked for any number of players: any table size will do.
+    flexible: bool = True
+    centre: float = 0.0  # the mean rating of its players
+    spread: int = 0  # the highest rating there less the lowest
 
-    @property
-    def flexible(self) -> bool:
-        """Every player here asked for any number of players: any table size will do."""
-        return all(s.players == Seek.ANY_PLAYERS for s in self.seats)
-
-    @property
-    def centre(self) -> float:
-        return sum(s.rating for s in self.seats) / len(self.seats)
+    def settle(self) -> None:
+        """Its summary figures again, after its players changed."""
+        ratings = [s.rating for s in self.seats]
+        self.flexible = all(s.players == Seek.ANY_PLAYERS for s in self.seats)
+        self.centre = sum(ratings) / len(ratings) if ratings else 0.0
+        self.spread = max(ratings) - min(ratings) if ratings else 0
 
     def fill_at(self) -> float | None:
         times = [s.created + s.fill_after for s in self.seats if s.fill_after is not None]
@@ -346,6 +350,9 @@ def plan(tables: list[_Table], blocked: set[tuple[int, int]], now: float) -> Pla
     groups: dict[tuple, list[_Table]] = defaultdict(list)
     for table in tables:
         if table.seats:
+            for seat in table.seats:
+                seat.reach = seek_reads.half_width(now - seat.created)
+            table.settle()
             groups[table.key].append(table)
     for group in groups.values():
         by_rating = sorted(group, key=lambda t: t.centre)
@@ -361,6 +368,7 @@ def plan(tables: list[_Table], blocked: set[tuple[int, int]], now: float) -> Pla
                     target.players = other.players
                     out.sizes[target.table_id] = other.players
                 target.seats.extend(other.seats)
+                target.settle()
                 other.gone = True
                 out.moves[other.table_id] = target.table_id
                 if len(target.seats) >= target.players:
@@ -381,12 +389,18 @@ def _nearest_fit(target, by_rating, centres, blocked, now) -> _Table | None:
     """The nearest table (by mean rating) whose players may all sit with ``target``'s."""
     free = target.players - len(target.seats)
     start = bisect.bisect_left(centres, target.centre)
+    # No player of another table further than this from the centre can fit with the
+    # target's players (the narrower window decides a pair, and the target's widest one
+    # reaches this far from its own rating, which is within its table's spread of the centre).
+    reach = max(s.reach for s in target.seats) + target.spread
     best, best_gap = None, None
     for step in range(NEIGHBOURS):
         for index in (start - 1 - step, start + step):
             if not 0 <= index < len(by_rating):
                 continue
             other = by_rating[index]
+            if abs(other.centre - target.centre) > reach + other.spread:
+                continue
             if other is target or other.gone:
                 continue
             if target.flexible and not other.flexible:
@@ -407,12 +421,10 @@ def _nearest_fit(target, by_rating, centres, blocked, now) -> _Table | None:
 
 def _all_fit(ours: list[_Seat], theirs: list[_Seat], blocked, now: float) -> bool:
     for a in ours:
-        reach_a = seek_reads.half_width(now - a.created)
         for b in theirs:
             if (a.user_id, b.user_id) in blocked or a.user_id == b.user_id:
                 return False
-            reach = min(reach_a, seek_reads.half_width(now - b.created))
-            if abs(a.rating - b.rating) > reach:
+            if abs(a.rating - b.rating) > min(a.reach, b.reach):
                 return False
     return True
 
@@ -431,21 +443,26 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
             pk: _Table(pk, (mode, seconds, rated), players, created.timestamp())
             for pk, mode, seconds, rated, players, created in locked
         }
-        rows = Seek.objects.filter(
-            table_id__in=list(tables), status=Seek.Status.WAITING
-        ).values_list("pk", "table_id", "user_id", "rating", "created_at", "players", "fill_after")
+        # Every waiting request (a join, not a list of ten thousand ids); those at a table another
+        # sweep holds are left to it.
+        waiting = Seek.objects.filter(
+            status=Seek.Status.WAITING, table__status=SeekTable.Status.FORMING
+        )
+        rows = waiting.values_list(
+            "pk", "table_id", "user_id", "rating", "created_at", "players", "fill_after"
+        )
         for pk, table_id, user_id, rating, created, players, fill_after in rows:
-            tables[table_id].seats.append(
-                _Seat(pk, user_id, rating, created.timestamp(), players, fill_after)
-            )
+            if table_id in tables:
+                tables[table_id].seats.append(
+                    _Seat(pk, user_id, rating, created.timestamp(), players, fill_after)
+                )
         user_ids = [s.user_id for t in tables.values() for s in t.seats]
-        blocked = _blocked_pairs(user_ids) if user_ids else set()
+        blocked = _blocked_pairs(waiting.values("user_id")) if user_ids else set()
         # Tables nobody waits at any more (a player made inactive) are closed.
         empty = [pk for pk, t in tables.items() if not t.seats]
         decided = plan(list(tables.values()), blocked, now.timestamp())
         moved = [s.seek_id for pk in decided.moves for s in _original(tables, pk)]
-        for absorbed, kept in decided.moves.items():
-            Seek.objects.filter(table_id=absorbed, status=Seek.Status.WAITING).update(table_id=kept)
+        _move_seats(_final(decided.moves))
         for pk, size in decided.sizes.items():
             SeekTable.objects.filter(pk=pk).update(players=size)
         closed = [*decided.moves, *empty]
@@ -467,6 +484,37 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         "started": started,
         "filled": filled,
     }
+
+
+def _final(moves: dict[int, int]) -> dict[int, int]:
+    """Each absorbed table -> the table its players end at (a table that absorbed others may
+    itself have been absorbed later in the same plan)."""
+    out = {}
+    for absorbed in moves:
+        kept = moves[absorbed]
+        while kept in moves:
+            kept = moves[kept]
+        out[absorbed] = kept
+    return out
+
+
+def _move_seats(moves: dict[int, int]) -> None:
+    """The waiting requests of each absorbed table to the table that keeps them: one statement
+    on PostgreSQL (an UPDATE joined with the pairs), a statement per table elsewhere."""
+    if not moves:
+        return
+    if connection.vendor == "postgresql":
+        seek, column = Seek._meta.db_table, Seek._meta.get_field("table").column
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f'UPDATE "{seek}" SET "{column}" = m.kept'
+                f" FROM unnest(%s::bigint[], %s::bigint[]) AS m(absorbed, kept)"
+                f' WHERE "{seek}"."{column}" = m.absorbed AND "{seek}"."status" = %s',
+                [list(moves), list(moves.values()), Seek.Status.WAITING],
+            )
+        return
+    for absorbed, kept in moves.items():
+        Seek.objects.filter(table_id=absorbed, status=Seek.Status.WAITING).update(table_id=kept)
 
 
 def _original(tables, pk) -> list[_Seat]:
