@@ -20,7 +20,7 @@ from django.utils.html import format_html
 
 from accounts.admin import BlokusUserAdmin
 from games import services
-from games.models import Action, ChatMessage, Game, ModerationLog, Report, Seat
+from games.models import Action, ChatMessage, Game, ModerationLog, Report, Seat, Seek, SeekTable
 from games.services import GameError
 
 REASON_MAX = 500  # ModerationLog.reason
@@ -400,3 +400,23 @@ class ModerationLogAdmin(ModerationAdmin):
 # from games: deactivation needs a logged reason like every other moderation action.
 BlokusUserAdmin.actions = [deactivate_users]
 BlokusUserAdmin.action_form = ReasonActionForm
+
+
+@admin.register(Seek)
+class SeekAdmin(ModerationAdmin):
+    """ "Play now" requests: who waits for which game, at which table (read-only; a request is
+    cancelled by its player, or stops with a deactivated account)."""
+
+    list_display = ("user", "mode", "players", "move_seconds", "rated", "rating", "status", "table")
+    list_filter = ("status", "mode", "rated")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user", "table")
+
+
+@admin.register(SeekTable)
+class SeekTableAdmin(ModerationAdmin):
+    """The tables "Play now" forms, and the games they became."""
+
+    list_display = ("pk", "mode", "players", "move_seconds", "rated", "status", "game", "level")
+    list_filter = ("status", "mode")
+    raw_id_fields = ("game",)

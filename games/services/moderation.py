@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import ChatMessage, Game, ModerationLog, Report, Seat
+from games.models import ChatMessage, Game, ModerationLog, Report, Seat, Seek
 from games.services.actions import after_change, locked
 from games.services.errors import Conflict, GameError, NotAllowed
 
@@ -63,6 +63,10 @@ def user_deactivate(*, user, staff, reason: str) -> None:
             raise Conflict(_("%(name)s is already inactive") % {"name": user.username})
         user.is_active = False
         user.save(update_fields=["is_active"])
+        # A "Play now" request stops waiting (the sweep closes a table left empty).
+        Seek.objects.filter(user=user, status=Seek.Status.WAITING).update(
+            status=Seek.Status.CANCELLED, ended_at=timezone.now()
+        )
         _log(staff, "deactivate user", user.username, reason)
 
 

@@ -351,3 +351,12 @@ def test_an_empty_lobby_says_what_to_do(client, alice):
     client.force_login(alice)
     lobby = client.get("/").content.decode()
     assert "Nobody is looking for players right now." in lobby and 'href="/play/"' in lobby
+
+
+def test_a_deactivated_player_stops_waiting_and_their_table_closes(alice, dave, now):
+    ask(alice, now=now)
+    services.user_deactivate(user=alice, staff=dave, reason="spam")
+    assert Seek.objects.get().status == Seek.Status.CANCELLED
+    counts = seeks.sweep(now=now)
+    assert counts["waiting"] == 0
+    assert SeekTable.objects.get().status == SeekTable.Status.CANCELLED
