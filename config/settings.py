@@ -625,6 +625,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(MATCH_SWEEP_SECONDS),
         "options": {"expires": max(1, MATCH_SWEEP_SECONDS - 1)},
     },
+    # Tournaments: start those whose time has come, remind their players an hour before, and
+    # move on rounds whose games all ended (each game's end also does).
+    "sweep-tournaments": {
+        "task": "games.tasks.sweep_tournaments",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     # An analysis whose worker was killed is queued again once its lease lapsed.
     "sweep-analyses": {
         "task": "games.tasks.sweep_analyses",

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from games import engine, translations
 from games.engine import blksgf
 from games.engine import record as engine_record
-from games.models import Game, Seat
+from games.models import Game, Seat, Tournament
 from games.services import SeatSpec
 
 MAX_SEATS = 4
@@ -285,3 +285,53 @@ class PlayNowForm(forms.Form):
             "rated": data["rated"],
             "fill_after": None if fill == NEVER else int(fill),
         }
+
+
+class TournamentForm(forms.Form):
+    """A new tournament; the start is read in the creator's time zone (config.middleware)."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=Tournament.Format.choices,
+        initial=Tournament.Format.SWISS,
+        widget=forms.RadioSelect,
+    )
+    mode = forms.ChoiceField(
+        label=_("Mode"),
+        choices=Game.Mode.choices,
+        initial=Game.Mode.SHUFFLE,
+        widget=forms.RadioSelect,
+    )
+    size = forms.TypedChoiceField(
+        label=_("Players per game"),
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=2,
+        widget=forms.RadioSelect,
+    )
+    move_seconds = forms.TypedChoiceField(
+        label=_("Time per move"), choices=Game.MOVE_TIMES, coerce=int, initial=24 * 3600
+    )
+    rounds = forms.IntegerField(label=_("Rounds (Swiss)"), min_value=1, max_value=15, initial=5)
+    double = forms.BooleanField(
+        label=_("Each pair meets twice, the first move swapped (round robin of two)"),
+        required=False,
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    min_players = forms.IntegerField(label=_("Fewest players"), min_value=2, initial=4)
+    max_players = forms.IntegerField(label=_("Most players"), min_value=2, initial=32)
+    starts_at = forms.DateTimeField(
+        label=_("Starts at (your time)"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+    late_join_until = forms.IntegerField(
+        label=_("Late joiners welcome until round (Swiss; 0: none)"),
+        min_value=0,
+        max_value=15,
+        initial=0,
+    )
+
+    def create_kwargs(self) -> dict:
+        return dict(self.cleaned_data)

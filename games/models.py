@@ -507,6 +507,7 @@ class TurnNotice(models.Model):
         RESIGNED = "resigned", _("An opponent resigned")
         TAKEBACK = "takeback", _("A take back was answered")
         MATCHED = "matched", _("A game you asked for has started")
+        ROUND = "round", _("A game of your tournament has started")
 
     class Status(models.TextChoices):
         PENDING = "pending", "Not sent (yet)"  # created, or released after a failed attempt
@@ -650,6 +651,11 @@ class NoticeSettings(models.Model):
     )
     matched = models.BooleanField(
         _("When a game I asked for with Play now starts after a long wait"),
+        default=True,
+        help_text=_("On your devices and by email."),
+    )
+    round = models.BooleanField(
+        _("When a game of a tournament I play in starts"),
         default=True,
         help_text=_("On your devices and by email."),
     )
@@ -842,3 +848,98 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} seeks {self.mode} {self.players or 'any'}p ({self.status})"
+
+
+class Tournament(models.Model):
+    """An asynchronous tournament (games.services.tournaments): players register until it
+    starts, then play its rounds, each round's games created at once and the next round started
+    when the last game of the round ends. Pairings and standings: games.pairing."""
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Open for registration")
+        RUNNING = "running", _("In play")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    name = models.CharField(_("Name"), max_length=80)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments"
+    )
+    featured = models.BooleanField(default=False)  # staff: listed first
+    format = models.CharField(max_length=12, choices=Format.choices, default=Format.SWISS)
+    mode = models.CharField(max_length=10, choices=Game.Mode.choices, default=Game.Mode.SHUFFLE)
+    size = models.PositiveSmallIntegerField(choices=[(2, "2"), (3, "3"), (4, "4")], default=2)
+    move_seconds = models.PositiveIntegerField(choices=Game.MOVE_TIMES, default=24 * 3600)
+    rounds = models.PositiveSmallIntegerField(default=5)  # Swiss; round robin: its schedule's
+    double = models.BooleanField(default=False)  # round robin of two: each pair meets twice
+    rated = models.BooleanField(default=True)
+    min_players = models.PositiveSmallIntegerField(default=4)
+    max_players = models.PositiveSmallIntegerField(default=32)
+    starts_at = models.DateTimeField()  # registration closes and round 1 begins
+    # Swiss: players may still join before this round starts (0: not after the start).
+    late_join_until = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTRATION)
+    round = models.PositiveSmallIntegerField(default=0)  # the round in play (0: not started)
+    round_started_at = models.DateTimeField(null=True, blank=True)
+    # Round robin: every round's tables (user ids in seat order) and byes, fixed at the start.
+    schedule = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    cancel_reason = models.CharField(max_length=200, blank=True)
+    reminded = models.BooleanField(default=False)  # the "starts soon" emails went out
+
+    class Meta:
+        ordering = ["-featured", "starts_at"]
+        indexes = [models.Index(fields=["status", "starts_at"], name="tournament_status_idx")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player registered in a tournament; ``withdrawn_at`` once they leave (their results
+    stand, they are not paired again)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    joined_at = models.DateTimeField(default=timezone.now)
+    joined_round = models.PositiveSmallIntegerField(default=1)  # the first round they may play
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    removed_reason = models.CharField(max_length=200, blank=True)  # staff removed them
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class TournamentTable(models.Model):
+    """One table of one round of a tournament (its game), or a bye (``bye_user``, no game).
+    ``adjusted``: points staff set instead of the game's ({user id: points}), with a reason in
+    the moderation log."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    round = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="tournament_table"
+    )
+    bye_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    adjusted = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "round", "pk"]
+        indexes = [models.Index(fields=["tournament", "round"], name="ttable_round_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.round}"

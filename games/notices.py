@@ -39,7 +39,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.models import Action, Game, NoticeSettings, Seat, Seek, TakeBack
+from games.models import Action, Game, NoticeSettings, Seat, Seek, TakeBack, TournamentTable
 from games.selectors import clock, seating
 from games.selectors.turns import turn_start_ply
 
@@ -189,6 +189,10 @@ def _waited_long(game, seat, number) -> bool:
     return (game.started_at - asked).total_seconds() >= settings.MATCH_NOTICE_AFTER_SECONDS
 
 
+def _round_not_over(game, seat, number) -> bool:
+    return game.status == Game.Status.ACTIVE
+
+
 # -- what happened -----------------------------------------------------------------------------
 
 
@@ -205,6 +209,15 @@ def _who_resigned(game, seats, number) -> dict | None:
     if seat is None:
         return None
     return {"who": _name(seat), "over": game.status == Game.Status.FINISHED}
+
+
+def _tournament_round(game, seats, number) -> dict | None:
+    """The tournament and round the game belongs to."""
+    row = TournamentTable.objects.filter(game=game).values_list("tournament__name", "round").first()
+    if row is None:
+        return None
+    name, round_number = row
+    return {"who": name, "tournament": name, "round": round_number}
 
 
 def _takeback_answer(game, seats, number) -> dict | None:
@@ -294,6 +307,18 @@ NOTICES: dict[str, Notice] = {
                 "declined": _("%(name)s declined your take back: %(game)s"),
             },
             choice="takeback",
+            choice_stops_email=True,
+        ),
+        # A game of a round of your tournament has started (games.services.tournaments).
+        Notice(
+            kind="round",
+            recipients=_players,
+            due=_round_not_over,
+            facts=_tournament_round,
+            email=NEWS,
+            seen=Seen.NOW,
+            device={"": _("%(name)s: your game has started: %(game)s")},
+            choice="round",
             choice_stops_email=True,
         ),
         # A game "Play now" formed for you has started (games.services.seeks), after a wait

@@ -14,6 +14,7 @@ from games.views import (
     ratings,
     rematch,
     seeks,
+    tournaments,
 )
 
 urlpatterns = [
@@ -25,6 +26,22 @@ urlpatterns = [
     path("play/cancel/", seeks.play_cancel, name="play_cancel"),
     path("play/join/<int:table_id>/", seeks.play_join, name="play_join"),
     path("play/tables/", seeks.lobby_tables, name="lobby_tables"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournaments.tournament_new, name="tournament_new"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_page, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/live/",
+        tournaments.tournament_live,
+        name="tournament_live",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/join/", tournaments.tournament_join, name="tournament_join"
+    ),
+    path(
+        "tournaments/<int:tournament_id>/withdraw/",
+        tournaments.tournament_withdraw,
+        name="tournament_withdraw",
+    ),
     path("games/mine/", lobby.my_games, name="my_games"),
     path("games/<str:public_id>/", game.game_page, name="game"),
     path("games/<str:public_id>/join/", lobby.game_join, name="game_join"),

@@ -121,3 +121,20 @@ def pytest_configure(config):
         from games.ai import mcts
 
         mcts.warm_up()
+
+
+@pytest.fixture
+def verified(db):
+    from allauth.account.models import EmailAddress
+
+    def verify(*users):
+        for user in users:
+            EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+
+    return verify
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks):
+    """Run what a committed change queues (nudges, emails, the AI), as a real commit would."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)

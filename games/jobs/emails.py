@@ -24,11 +24,12 @@ from django.urls import reverse
 from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext, ngettext, pgettext
 
+from accounts.models import User
 from accounts.tokens import unsubscribe_token, unsubscribe_user_id  # noqa: F401  (re-exported)
 from games import notices
 from games.jobs import push
 from games.live import presence
-from games.models import Game, Seat, TurnNotice
+from games.models import Entry, Game, Seat, Tournament, TurnNotice
 from games.notices import Notice, Seen
 from games.selectors import clock
 from games.selectors.names import game_name
@@ -276,3 +277,50 @@ def _turn_message(
     )
     message.attach_alternative(render_to_string(html_template, context), "text/html")
     return message
+
+
+def tournament_reminder(*, tournament_id: int, user_id: int) -> str:
+    """ "Your tournament starts within the hour" to one registered player, in their language,
+    unless their preferences say "never" (or the tournament or their entry is gone)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    entry = (
+        Entry.objects.filter(tournament_id=tournament_id, user_id=user_id, withdrawn_at=None)
+        .select_related("user")
+        .first()
+    )
+    if tournament is None or entry is None:
+        return "gone"
+    if tournament.status != Tournament.Status.REGISTRATION:
+        return "started"
+    user = entry.user
+    if user.email_turns == User.EmailTurns.NEVER or not reachable(user):
+        return "declined"
+    unsubscribe_url = absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
+    with translation.override(user.email_language()):
+        try:
+            zone = zoneinfo.ZoneInfo(user.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            zone = zoneinfo.ZoneInfo("UTC")
+        context = {
+            "name": str(user),
+            "tournament": tournament.name,
+            "when": dateformat.format(
+                timezone.localtime(tournament.starts_at, zone), pgettext(*DEADLINE_FORMAT)
+            ),
+            "url": absolute(reverse("tournament", args=[tournament.pk])),
+            "unsubscribe_url": unsubscribe_url,
+            "settings_url": absolute(reverse("settings")),
+        }
+        subject = render_to_string("emails/tournament_reminder_subject.txt", context)
+        message = EmailMultiAlternatives(
+            subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split()),
+            body=render_to_string("emails/tournament_reminder.txt", context),
+            to=[user.email],
+            headers={
+                "List-Unsubscribe": OneLineHeader("List-Unsubscribe", f"<{unsubscribe_url}>"),
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+                "Auto-Submitted": "auto-generated",
+            },
+        )
+    message.send()
+    return "sent"

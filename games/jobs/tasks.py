@@ -12,7 +12,7 @@ from celery import shared_task
 from games import health
 from games.jobs import analysis, computer, deadlines, digests, emails, push
 from games.models import Game
-from games.services import seeks
+from games.services import seeks, tournaments
 
 
 @shared_task(name="games.tasks.ai_play")
@@ -116,3 +116,23 @@ def sweep_seeks() -> dict[str, int]:
     """Every MATCH_SWEEP_SECONDS (CELERY_BEAT_SCHEDULE): "Play now" tables whose rating windows
     now meet are joined; the computer takes the empty seats of those whose wait is over."""
     return seeks.sweep()
+
+
+@shared_task(name="games.tasks.tournament_advance")
+def tournament_advance(tournament_id: int) -> bool:
+    """A game of the tournament ended (or a player withdrew): the next round if the round is
+    over. Safe to run twice (the tournament's row lock, and the round's games are counted)."""
+    return tournaments.tournament_advance(tournament_id)
+
+
+@shared_task(name="games.tasks.sweep_tournaments")
+def sweep_tournaments() -> dict[str, int]:
+    """Every minute (CELERY_BEAT_SCHEDULE): start the tournaments whose time has come, remind
+    players of those starting within the hour, and advance rounds whose games all ended."""
+    return tournaments.start_due()
+
+
+@shared_task(name="games.tasks.send_tournament_reminder", **EMAIL_TASK)
+def send_tournament_reminder(tournament_id: int, user_id: int) -> str:
+    """The "starts within the hour" email to one registered player."""
+    return emails.tournament_reminder(tournament_id=tournament_id, user_id=user_id)

@@ -148,6 +148,19 @@ class UserConsumer(KeepaliveConsumer):
         self.send_json(message)
 
 
+class TournamentConsumer(KeepaliveConsumer):
+    """``/ws/tournaments/<id>/``: anyone on a tournament's page; told when its standings or
+    rounds change (tournaments are public)."""
+
+    socket = "tournament"
+
+    def connect(self):
+        self.join(nudges.tournament_group(int(self.scope["url_route"]["kwargs"]["tournament_id"])))
+
+    def tournament_changed(self, event):
+        self.send_json({"type": "tournament.changed"})
+
+
 class LobbyConsumer(KeepaliveConsumer):
     """``/ws/lobby/``: anyone on the lobby; told when the tables looking for players change."""
 

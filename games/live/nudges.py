@@ -32,6 +32,10 @@ def user_group(user_id: int) -> str:
 LOBBY_GROUP = "lobby"  # every open lobby page: the tables looking for players changed
 
 
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_lock = threading.Lock()
 # Nudges in flight at once, per process: the rest wait their turn on the loop. redis-py's asyncio
@@ -169,6 +173,11 @@ def seek_changed(user_id: int, public_id: str = "", title: str | Promise = "") -
     _send(user_group(user_id), message)
 
 
+def tournament_changed(tournament_id: int) -> None:
+    """Every page of the tournament: a registration, a result or a round (refetch)."""
+    _send(tournament_group(tournament_id), {"type": "tournament.changed"})
+
+
 def chat_posted(public_id: str) -> None:
     """A chat line was posted: each page fetches the lines its viewer may read."""
     _send(game_group(public_id), {"type": "chat.posted"})
@@ -223,6 +232,16 @@ def turn_title(game, seats=None) -> Promise:
 def matched_title(game, seats=None) -> Promise:
     name = lazy(lambda: game_name(game, seats), str)()
     return format_lazy(gettext_lazy("Your game has started: {game}"), game=name)
+
+
+def round_title(tournament: str, number: int, game, seats=None) -> Promise:
+    name = lazy(lambda: game_name(game, seats), str)()
+    return format_lazy(
+        gettext_lazy("{tournament}, round {round}: your game has started ({game})"),
+        tournament=tournament,
+        round=number,
+        game=name,
+    )
 
 
 def invited_title(inviter) -> Promise:

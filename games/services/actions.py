@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games import engine, jobs
 from games.engine import IllegalAction, State
 from games.live import nudges
-from games.models import Action, Game, Seat
+from games.models import Action, Game, Seat, TournamentTable
 from games.selectors import hot
 from games.services import notify, ratings
 from games.services.errors import Conflict, NotAllowed, NotFound, Refused, StalePly
@@ -241,6 +241,7 @@ def after_change(
     at_table = list(seats.values()) if seats is not None else None
     if state.over:
         notify.told(kind="over", game=game, number=ply, seats=at_table)
+        tournament_moves_on(game)
         return
     if seats is not None:
         seat = seats[state.controller()]
@@ -259,3 +260,16 @@ def after_change(
         # Robust (notify): a mail server that is down must not turn a committed move into an
         # error.
         notify.told(kind="turn", game=game, number=ply, about=seat.index, seats=at_table)
+
+
+def tournament_moves_on(game: Game) -> None:
+    """A tournament game ended: its tournament may start the next round (a task: the round's
+    games are created outside this move's transaction)."""
+    tournament_id = (
+        TournamentTable.objects.filter(game_id=game.pk)
+        .values_list("tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is not None:
+        transaction.on_commit(lambda: jobs.queue("tournament_advance", tournament_id), robust=True)
+        transaction.on_commit(lambda: nudges.tournament_changed(tournament_id), robust=True)

@@ -375,24 +375,43 @@ def game_seated(
     starts (R2.6: nobody chose to move first), public, and started. Call inside a transaction."""
     if len(users) + len(levels) != players or not users:
         raise GameError(_("a %(players)s-player game has %(players)s seats") % {"players": players})
+    return game_at_table(
+        seats=[*users, *levels],
+        mode=mode,
+        move_seconds=move_seconds,
+        rated=rated,
+        seating=Game.Seating.RANDOM,
+    )
+
+
+def game_at_table(
+    *, seats: list, mode: str, move_seconds: int, rated: bool, seating: str = Game.Seating.CHOSEN
+) -> Game:
+    """A game with every seat taken, started: ``seats`` in seat order, each a player or the
+    computer's level (a string); the first player (a user) is its creator. With CHOSEN seating
+    seat 1 moves first (a tournament's pairing decides who); RANDOM draws the order (R2.6).
+    Public. Call inside a transaction."""
+    users = [s for s in seats if not isinstance(s, str)]
+    if not users or len(seats) not in (2, 3, 4):
+        raise GameError(_("a game has 2, 3 or 4 players"))
     now = timezone.now()
     game = Game.objects.create(
         created_by=users[0],
         mode=mode,
-        players=players,
+        players=len(seats),
         move_seconds=move_seconds,
         visibility=Game.Visibility.PUBLIC,
-        seating=Game.Seating.RANDOM,
+        seating=seating,
         rated=rated,
     )
-    seats = [
-        Seat(game=game, index=i, kind=Seat.Kind.HUMAN, user=user, joined_at=now)
-        for i, user in enumerate(users)
-    ]
-    seats += [
-        Seat(game=game, index=len(users) + i, kind=Seat.Kind.AI, ai_level=level, joined_at=now)
-        for i, level in enumerate(levels)
-    ]
-    Seat.objects.bulk_create(seats)
+    rows = []
+    for index, who in enumerate(seats):
+        if isinstance(who, str):
+            rows.append(
+                Seat(game=game, index=index, kind=Seat.Kind.AI, ai_level=who, joined_at=now)
+            )
+        else:
+            rows.append(Seat(game=game, index=index, kind=Seat.Kind.HUMAN, user=who, joined_at=now))
+    Seat.objects.bulk_create(rows)
     _start_if_full(game)
     return game

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import ChatMessage, Game, ModerationLog, Report, Seat, Seek
-from games.services.actions import after_change, locked
+from games.services.actions import after_change, locked, tournament_moves_on
 from games.services.errors import Conflict, GameError, NotAllowed
 
 # -- moderation -----------------------------------------------------------------------------
@@ -30,6 +30,7 @@ def game_abort(*, game: Game, staff, reason: str) -> None:
         game.finished_at = timezone.now()
         game.save()
         _log(staff, "abort game", str(game), reason)
+        tournament_moves_on(game)
 
 
 def seat_hand_to_ai(*, seat: Seat, staff, reason: str, level: str = Seat.Level.CASUAL) -> None:

@@ -11,7 +11,8 @@
 //     the waiting room changed or the game started.
 //     "chat.posted": the chat log refetches the lines its viewer may read.
 //   - <section data-lobby-socket="/ws/lobby/">: the lobby's tables looking for players
-//     ("lobby.changed": refetch the list, at most once a second).
+//     ("lobby.changed": refetch the list, at most once a second); the same for a tournament's
+//     standings and rounds (data-tournament-socket, "tournament.changed").
 //   - <body data-user-socket="/ws/me/">: "Play now" ("seek.changed": the waiting page refetches
 //     its table, or opens the game it became; another page shows a notice), "your turn"
 //     notices on any page, and presence: its pings say whether this page is visible and how long ago it had input ({"type": "ping",
@@ -323,23 +324,24 @@
 
   // The lobby: the tables looking for players changed. A burst of changes (many players asking
   // at once) refetches the list once a second at most.
-  function watchLobby() {
-    const section = document.querySelector("[data-lobby-socket]");
+  function watchList(attribute, type, eventName) {
+    const section = document.querySelector("[" + attribute + "]");
     if (!section) return;
     let pending = null;
-    socket(section.dataset.lobbySocket, function (message) {
-      if (message.type !== "lobby.changed" || pending) return;
+    socket(section.getAttribute(attribute), function (message) {
+      if (message.type !== type || pending) return;
       pending = setTimeout(function () {
         pending = null;
-        document.body.dispatchEvent(new Event("lobby-changed"));
+        document.body.dispatchEvent(new Event(eventName));
       }, 1000);
-    }, function () { document.body.dispatchEvent(new Event("lobby-changed")); });
+    }, function () { document.body.dispatchEvent(new Event(eventName)); });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     loadedPly = shownPly();
     watchGame();
     watchUser();
-    watchLobby();
+    watchList("data-lobby-socket", "lobby.changed", "lobby-changed");
+    watchList("data-tournament-socket", "tournament.changed", "tournament-changed");
   });
 })();

@@ -1,4 +1,4 @@
-"""Fixtures of the email and deadline tests."""
+"""Fixtures of the email and deadline tests (``verified`` and ``on_commit``: tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,3 @@ def _nobody_online():
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture
-def verified(db):
-    from allauth.account.models import EmailAddress
-
-    def verify(*users):
-        for user in users:
-            EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-
-    return verify
-
-
-@pytest.fixture
-def on_commit(django_capture_on_commit_callbacks):
-    """Run what a committed change queues (nudges, emails, the AI), as a real commit would."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)

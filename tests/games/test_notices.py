@@ -70,7 +70,9 @@ def lazy_msgid(text) -> str:
 
 def test_the_registry_is_the_vocabulary_of_every_channel():
     assert set(notices.emailed()) == set(TurnNotice.Kind.values)  # a row for every email kind
-    assert {"turn", "invite", "over", "resigned", "takeback", "matched"} == set(notices.on_devices())
+    assert {"turn", "invite", "over", "resigned", "takeback", "matched"} == set(
+        notices.on_devices()
+    )
     boxes = {f.name for f in NoticeSettings._meta.fields}
     for kind, notice in notices.NOTICES.items():
         assert notice.kind == kind and len(kind) <= 10  # TurnNotice.kind, DeviceNotice.kind
