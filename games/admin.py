@@ -20,7 +20,19 @@ from django.utils.html import format_html
 
 from accounts.admin import BlokusUserAdmin
 from games import services
-from games.models import Action, ChatMessage, Game, ModerationLog, Report, Seat, Seek, SeekTable
+from games.models import (
+    Action,
+    ChatMessage,
+    Entry,
+    Game,
+    ModerationLog,
+    Report,
+    Seat,
+    Seek,
+    SeekTable,
+    Tournament,
+    TournamentTable,
+)
 from games.services import GameError
 
 REASON_MAX = 500  # ModerationLog.reason
@@ -420,3 +432,112 @@ class SeekTableAdmin(ModerationAdmin):
     list_display = ("pk", "mode", "players", "move_seconds", "rated", "status", "game", "level")
     list_filter = ("status", "mode")
     raw_id_fields = ("game",)
+
+
+class PointsActionForm(ReasonActionForm):
+    """The reason, and for "Adjust the result" the points: "alice=1, bob=0"."""
+
+    points = forms.CharField(label="Points (alice=1, bob=0):", required=False)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ModerationAdmin):
+    list_display = ("name", "format", "mode", "size", "status", "round", "rounds", "featured")
+    list_filter = ("status", "format", "mode", "featured")
+    search_fields = ("name", "created_by__username")
+    actions = ("cancel_tournaments", "feature", "unfeature")
+    exclude = ("schedule",)
+
+    @admin.action(description="Cancel the selected tournaments", permissions=["moderate"])
+    def cancel_tournaments(self, request, queryset):
+        reason = action_reason(self, request)
+        if reason is None:
+            return
+        done, refused = 0, []
+        for tournament in queryset:
+            try:
+                services.tournament_stop(tournament=tournament, staff=request.user, reason=reason)
+            except GameError as exc:
+                refused.append(f"{tournament}: {exc}")
+            else:
+                done += 1
+        _report(self, request, done, "Tournaments cancelled", refused)
+
+    @admin.action(description="Feature the selected tournaments", permissions=["moderate"])
+    def feature(self, request, queryset):
+        queryset.update(featured=True)
+
+    @admin.action(description="Stop featuring the selected tournaments", permissions=["moderate"])
+    def unfeature(self, request, queryset):
+        queryset.update(featured=False)
+
+
+@admin.register(Entry)
+class EntryAdmin(ModerationAdmin):
+    list_display = ("user", "tournament", "joined_at", "joined_round", "withdrawn_at")
+    list_filter = ("withdrawn_at",)
+    search_fields = ("user__username", "tournament__name")
+    raw_id_fields = ("user", "tournament")
+    actions = ("remove_players",)
+
+    @admin.action(
+        description="Remove the selected players from their tournament", permissions=["moderate"]
+    )
+    def remove_players(self, request, queryset):
+        reason = action_reason(self, request)
+        if reason is None:
+            return
+        done, refused = 0, []
+        for entry in queryset.select_related("tournament", "user"):
+            try:
+                services.tournament_player_remove(entry=entry, staff=request.user, reason=reason)
+            except GameError as exc:
+                refused.append(f"{entry}: {exc}")
+            else:
+                done += 1
+        _report(self, request, done, "Players removed", refused)
+
+
+@admin.register(TournamentTable)
+class TournamentTableAdmin(ModerationAdmin):
+    list_display = ("tournament", "round", "game", "bye_user", "adjusted")
+    list_filter = ("round",)
+    raw_id_fields = ("tournament", "game", "bye_user")
+    action_form = PointsActionForm
+    actions = ("adjust_result",)
+
+    @admin.action(description="Adjust the result of the selected table", permissions=["moderate"])
+    def adjust_result(self, request, queryset):
+        reason = action_reason(self, request)
+        if reason is None:
+            return
+        done, refused = 0, []
+        for table in queryset.select_related("tournament"):
+            try:
+                points = _points(table, request.POST.get("points", ""))
+                services.tournament_result_adjust(
+                    table=table, points=points, staff=request.user, reason=reason
+                )
+            except GameError as exc:
+                refused.append(f"{table}: {exc}")
+            else:
+                done += 1
+        _report(self, request, done, "Results adjusted", refused)
+
+
+def _points(table, text: str) -> dict[int, float]:
+    """ "alice=1, bob=0" -> {alice's id: 1.0, bob's id: 0.0}."""
+    from django.contrib.auth import get_user_model
+
+    out = {}
+    for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        name, _sep, value = part.partition("=")
+        user = get_user_model().objects.filter(username__iexact=name.strip()).first()
+        try:
+            number = float(value)
+        except ValueError:
+            raise GameError(f"{part!r}: write name=points") from None
+        if user is None:
+            raise GameError(f"no player called {name.strip()!r}")
+        out[user.pk] = number
+    return out

@@ -42,6 +42,9 @@ from games.services.moderation import (
     game_abort,
     report_resolve,
     seat_hand_to_ai,
+    tournament_player_remove,
+    tournament_result_adjust,
+    tournament_stop,
     user_deactivate,
 )
 from games.services.resign import game_resign
@@ -76,6 +79,9 @@ __all__ = [
     "seat_hand_to_ai",
     "takeback_answer",
     "takeback_request",
+    "tournament_player_remove",
+    "tournament_result_adjust",
+    "tournament_stop",
     "turn_timeout",
     "user_deactivate",
 ]

@@ -13,9 +13,13 @@ from games.services.errors import Conflict, GameError, NotAllowed
 # -- moderation -----------------------------------------------------------------------------
 
 
-def _log(staff, action: str, target: str, reason: str) -> None:
+def _check_reason(reason: str) -> None:
     if not reason.strip():
         raise GameError("a moderation action needs a reason")
+
+
+def _log(staff, action: str, target: str, reason: str) -> None:
+    _check_reason(reason)
     ModerationLog.objects.create(staff=staff, action=action, target=target[:200], reason=reason)
 
 
@@ -99,3 +103,30 @@ def report_resolve(*, report: Report, staff, status: str, reason: str) -> None:
         report.status = status
         report.save(update_fields=["status"])
         _log(staff, f"report {status}", str(report), reason)
+
+
+def tournament_stop(*, tournament, staff, reason: str) -> None:
+    """Cancel a tournament: its running games go on as ordinary games."""
+    from games.services import tournaments
+
+    _check_reason(reason)
+    tournaments.tournament_cancel(tournament=tournament, reason=f"cancelled by staff: {reason}")
+    _log(staff, "cancel tournament", str(tournament), reason)
+
+
+def tournament_player_remove(*, entry, staff, reason: str) -> None:
+    """Take a player out of a tournament (a withdrawal: a running game is resigned)."""
+    from games.services import tournaments
+
+    _check_reason(reason)
+    tournaments.tournament_remove(tournament=entry.tournament, user=entry.user, reason=reason)
+    _log(staff, "remove from tournament", f"{entry.user} from {entry.tournament}", reason)
+
+
+def tournament_result_adjust(*, table, points: dict[int, float], staff, reason: str) -> None:
+    """Set a tournament table's points instead of what its game gave."""
+    from games.services import tournaments
+
+    _check_reason(reason)
+    tournaments.table_adjust(table=table, points=points)
+    _log(staff, "adjust tournament result", f"{table} -> {points}", reason)

@@ -106,13 +106,14 @@ ALLOWED: dict[str, set[str]] = {
     "games.ai": {"games.engine"},
     "games.translations": {"games.engine"},
     "games.models": {"games.engine", "games.translations"},
-    "games.selectors": {"games.engine", "games.models", "games.translations"},
+    "games.selectors": {"games.engine", "games.models", "games.pairing", "games.translations"},
     "games.presenters": {"games.engine", "games.translations"},
     "games.live": {"games.models", "games.selectors", "games.translations", "games.metrics"},
     "games.notices": {"games.models", "games.selectors"},
     "games.services": {
         "games.engine",
         "games.models",
+        "games.pairing",
         "games.selectors",
         "games.live",
         "games.jobs",  # exactly the package: games.jobs.queue(name, ...)

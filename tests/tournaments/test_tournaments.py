@@ -239,3 +239,33 @@ def test_register_and_withdraw_from_the_page(client, players):
     assert "already registered" in again.content.decode()
     client.post(f"/tournaments/{tournament.pk}/withdraw/")
     assert not Entry.objects.filter(tournament=tournament, user=players[1]).exists()
+
+
+def test_staff_cancel_remove_and_adjust_each_with_a_logged_reason(players, dave):
+    from games.models import ModerationLog
+
+    tournament = create(players[0], rounds=2)
+    register(tournament, players[1:4])
+    start(tournament)
+    table = TournamentTable.objects.filter(tournament=tournament, round=1).first()
+    a, b = (s.user for s in table.game.seats.order_by("index"))
+    with pytest.raises(services.GameError, match="needs a reason"):
+        services.tournament_result_adjust(
+            table=table, points={a.pk: 0, b.pk: 1}, staff=dave, reason=" "
+        )
+    services.tournament_result_adjust(
+        table=table, points={a.pk: 0.0, b.pk: 1.0}, staff=dave, reason="a disconnect"
+    )
+    rows = {r.username: r.points for r in reads.standings(tournament)[1]}
+    assert rows[b.username] == 1.0 and rows[a.username] == 0.0
+    with pytest.raises(services.GameError, match="exactly the players"):
+        services.tournament_result_adjust(table=table, points={a.pk: 1.0}, staff=dave, reason="x")
+    entry = Entry.objects.get(tournament=tournament, user=players[3])
+    services.tournament_player_remove(entry=entry, staff=dave, reason="abuse in chat")
+    entry.refresh_from_db()
+    assert entry.withdrawn_at is not None and entry.removed_reason == "abuse in chat"
+    services.tournament_stop(tournament=tournament, staff=dave, reason="test event")
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    logged = list(ModerationLog.objects.order_by("pk").values_list("action", flat=True))
+    assert logged == ["adjust tournament result", "remove from tournament", "cancel tournament"]
