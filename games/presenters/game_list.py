@@ -55,6 +55,8 @@ def finished_items(rows: Iterable) -> SafeString:
             f"{escape(dateformat.format(when, when_format))}</time>\n"
             f'<a href="{path("page")}">{escape(row.mode_name)} · {escape(players)}</a>'
         )
+        if row.tournament:
+            head += f'\n<span class="tag tournament-tag">{escape(row.tournament)}</span>'
         if row.finished:
             place = ""
             if row.my_place == 1:

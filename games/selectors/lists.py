@@ -8,13 +8,13 @@ and the player's own).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db.models import F, Prefetch, prefetch_related_objects
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 
-from games.models import UNLISTED, Game, Seat
+from games.models import UNLISTED, Game, Seat, TournamentTable
 from games.selectors import seating
 
 # The sections of My games before the finished games (a player's current games are few; the
@@ -102,6 +102,7 @@ class CurrentRow:
     invite_token: str  # shown to its creator only (the template's rule)
     invited: bool  # the player holds an invitation to it, not a seat
     creator: str
+    tournament: str = ""  # "Autumn cup, round 2" for a tournament's game
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class FinishedRow:
     seat_labels: tuple[str, ...]
     winners: tuple[str, ...]
     pentobi: bool  # Pentobi can open its record (games/engine/blksgf.py)
+    tournament: str = ""  # "Autumn cup, round 2" for a tournament's game
 
 
 @dataclass(frozen=True)
@@ -285,10 +287,11 @@ def my_games(user, *, before: str = "") -> MyGames:
         seats = mine.unsettled().filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
         current = [s.game for s in listed_seats(seats.order_by("-game_id"))[:CURRENT_LISTED]]
     prefetch_seats(current + finished)
+    tags = tournament_tags([g.pk for g in current + finished])
     your_turn, waiting, not_started = [], [], []
     for game in current:
         seat = _seat_of(game, user)
-        row = _current_row(game, seat, user)
+        row = replace(_current_row(game, seat, user), tournament=tags.get(game.pk, ""))
         if game.status != Game.Status.ACTIVE:
             not_started.append(row)
         elif seat.kind == Seat.Kind.HUMAN and game.to_move_seat == seat.index:
@@ -300,7 +303,10 @@ def my_games(user, *, before: str = "") -> MyGames:
         your_turn=tuple(row for _when, row in your_turn),
         waiting=tuple(waiting),
         open=tuple(not_started),
-        finished=tuple(_finished_row(game, _seat_of(game, user)) for game in finished),
+        finished=tuple(
+            replace(_finished_row(game, _seat_of(game, user)), tournament=tags.get(game.pk, ""))
+            for game in finished
+        ),
         older=older,
         first_page=cursor is None,
     )
@@ -376,3 +382,17 @@ def prefetch_seats(games: list[Game]) -> None:
 
 def _labels(game: Game) -> tuple[str, ...]:
     return tuple(str(s.label) for s in game.seats.all())
+
+
+def tournament_tags(game_ids: list[int]) -> dict[int, str]:
+    """game id -> "Autumn cup, round 2", for the games of ``game_ids`` played in a tournament
+    (one query; none for an empty list)."""
+    if not game_ids:
+        return {}
+    rows = TournamentTable.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "tournament__name", "round"
+    )
+    return {
+        game_id: gettext("%(tournament)s, round %(round)d") % {"tournament": name, "round": number}
+        for game_id, name, number in rows
+    }

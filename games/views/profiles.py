@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User, blocked_ids
+from games.selectors import tournaments
 from games.selectors.analysis import recent_accuracy
 from games.selectors.profiles import player_stats, recent_results
 from games.services.ratings import player_ratings
@@ -24,5 +25,6 @@ def profile(request, username: str):
             "ratings": player_ratings(player, request.user),
             "accuracy": recent_accuracy(player, request.user),  # the post-game analysis
             "blocked": blocked,
+            "tournaments": tournaments.of_player(player),
         },
     )

@@ -269,3 +269,18 @@ def test_staff_cancel_remove_and_adjust_each_with_a_logged_reason(players, dave)
     assert tournament.status == Tournament.Status.CANCELLED
     logged = list(ModerationLog.objects.order_by("pk").values_list("action", flat=True))
     assert logged == ["adjust tournament result", "remove from tournament", "cancel tournament"]
+
+
+def test_my_games_and_the_profile_name_the_tournament(client, players):
+    tournament = create(players[0])
+    register(tournament, players[1:2])
+    start(tournament)
+    client.force_login(players[0])
+    mine = client.get("/games/mine/").content.decode()
+    assert "Autumn cup, round 1" in mine
+    game = round_games(tournament)[0]
+    services.game_resign(game=game, user=players[1])
+    mine = client.get("/games/mine/").content.decode()
+    assert mine.count("Autumn cup, round 1") == 1  # now among the finished games
+    profile = client.get(f"/players/{players[1].username}/").content.decode()
+    assert "Autumn cup" in profile and f"/tournaments/{tournament.pk}/" in profile
