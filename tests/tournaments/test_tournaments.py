@@ -209,7 +209,7 @@ def test_the_round_notice_reaches_each_player_of_a_new_game(
 
 def test_the_reminder_goes_an_hour_before_the_start(players, verified, mailoutbox):
     verified(players[0])
-    tournament = create(players[0], starts_at=timezone.now() + timedelta(minutes=50))
+    create(players[0], starts_at=timezone.now() + timedelta(minutes=50))
     counts = tournaments.start_due()
     assert counts.get("reminded") == 1
     assert any("starts soon" in m.subject for m in mailoutbox)
