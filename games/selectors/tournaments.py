@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
+from django.utils.translation import pgettext_lazy
 
 from games import pairing
 from games.models import Entry, Game, Rating, Seat, Tournament, TournamentTable
@@ -125,6 +126,14 @@ def history(tournament: Tournament) -> History:
     return out
 
 
+# The tiebreaks games.pairing names (it knows no languages), in the reader's.
+TIEBREAK_WORDS = {
+    "Buchholz": pgettext_lazy("tiebreak", "Buchholz"),
+    "Sonneborn-Berger": pgettext_lazy("tiebreak", "Sonneborn-Berger"),
+    "Opponents' points": pgettext_lazy("tiebreak", "Opponents' points"),
+}
+
+
 @dataclass(frozen=True)
 class StandingRow:
     rank: int
@@ -140,7 +149,7 @@ class StandingRow:
 def standings(tournament: Tournament) -> tuple[list[str], list[StandingRow]]:
     """The tiebreaks' names, and every registered player's standing, best first."""
     entries = list(Entry.objects.filter(tournament=tournament).select_related("user"))
-    names = [str(n) for n in pairing.tiebreak_names(tournament.size)]
+    names = [str(TIEBREAK_WORDS.get(n, n)) for n in pairing.tiebreak_names(tournament.size)]
     if tournament.status == Tournament.Status.REGISTRATION:
         rows = [StandingRow(1, str(e.user), e.user.username, 0.0, (), 0, 0, False) for e in entries]
         return names, rows
