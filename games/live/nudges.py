@@ -128,7 +128,11 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
         loop, gate = _nudge_loop()
 
         async def send_each():
-            await asyncio.gather(*(_send_twice(layer, g, m, gate) for g, m in messages))
+            # A slice at a time: the batch never fills the gate's waiting room (MAX_WAITING),
+            # where the nudges of moves would then be dropped.
+            for start in range(0, len(messages), MAX_IN_FLIGHT):
+                part = messages[start : start + MAX_IN_FLIGHT]
+                await asyncio.gather(*(_send_twice(layer, g, m, gate) for g, m in part))
 
         asyncio.run_coroutine_threadsafe(send_each(), loop)
     else:

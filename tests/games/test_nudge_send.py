@@ -219,3 +219,29 @@ def test_past_the_waiting_line_a_nudge_is_dropped_and_logged_never_lost_silently
     assert len(dropped) == 250 - kept
     plies = received(roomy_layer, channel, lambda plies: len(plies) >= kept)
     assert sorted(plies) == list(range(kept))  # the first ones in, each once
+
+
+def test_a_batch_of_nudges_larger_than_the_waiting_line_loses_none(
+    roomy_layer, records, monkeypatch
+):
+    # A sweep of "Play now" tells thousands of players at once (nudges.seeks_changed): sent a
+    # slice at a time, the batch never fills the gate's waiting line, where it was dropped.
+    monkeypatch.setattr(nudges, "MAX_WAITING", 10)
+    channel = async_to_sync(roomy_layer.new_channel)()
+    users = list(range(900_001, 900_301))
+    for user_id in users:
+        async_to_sync(roomy_layer.group_add)(nudges.user_group(user_id), channel)
+    dropped = records("dropped")
+
+    nudges.seeks_changed(users)
+
+    async def receive_all():
+        got = []
+        async with asyncio.timeout(HANG_GUARD):
+            while len(got) + len(dropped) < len(users):
+                got.append(await roomy_layer.receive(channel))
+        return got
+
+    got = async_to_sync(receive_all)()
+    assert len(dropped) == 0
+    assert len(got) == len(users) and {m["type"] for m in got} == {"seek.changed"}
