@@ -589,7 +589,16 @@ ANALYSIS_QUEUE = env_str("CELERY_ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-
 ANALYSIS_SIMS = env_int("ANALYSIS_SIMS", 1000, minimum=1)
 ANALYSIS_CHUNK_SECONDS = env_int("ANALYSIS_CHUNK_SECONDS", 10, minimum=1)
 ANALYSIS_LEASE_SECONDS = env_int("ANALYSIS_LEASE_SECONDS", 60, minimum=2)
-CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE}}
+# Web Push and chat webhooks: a queue of their own, so that the computer's turns never wait
+# behind a slow push service or chat app (each request may take 10 s). Production reads it with
+# a worker of its own (the README's layout); `make run`'s embedded worker and the tests' worker
+# processes read it beside the default queue.
+NOTICES_QUEUE = env_str("CELERY_NOTICES_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-notices")
+CELERY_TASK_ROUTES = {
+    "games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE},
+    "games.tasks.send_push": {"queue": NOTICES_QUEUE},
+    "games.tasks.send_webhook": {"queue": NOTICES_QUEUE},
+}
 # `celery -A config beat` (one beat process per deployment): the deadline scan, every minute. A
 # scan still queued when the next one is due expires instead of piling up.
 CELERY_BEAT_SCHEDULE = {

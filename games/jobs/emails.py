@@ -118,6 +118,8 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
         # scan, so it goes out once the player has left without moving.
         return "online"
     seats = list(game.seats.select_related("user"))
+    if notices.silenced(notice, game, seats, ply, user_id):
+        return "silenced"  # the player has blocked the one the news comes from
     facts = notice.facts(game, seats, ply)
     if facts is None:
         return "gone"  # the event it tells of is no more (a take back still unanswered, ...)
