@@ -111,9 +111,7 @@ class PinnedAdapter(HTTPAdapter):
         super().__init__(max_retries=0)
 
     def get_connection_with_tls_context(self, request, verify, proxies=None, cert=None):
-        host_params, pool_kwargs = self.build_connection_pool_key_attributes(
-            request, verify, cert
-        )
+        host_params, pool_kwargs = self.build_connection_pool_key_attributes(request, verify, cert)
         if host_params["scheme"] == "https":
             pool_kwargs["server_hostname"] = host_params["host"]
             pool_kwargs["assert_hostname"] = host_params["host"]
