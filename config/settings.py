@@ -481,6 +481,10 @@ if not SITE_URL.startswith(("http://", "https://")):
 # Their results are kept HEALTH_CACHE_SECONDS per process, so a burst of requests checks once.
 MONITOR_TOKEN = env_str("MONITOR_TOKEN", "")
 HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 5, minimum=0)
+# Each Celery worker marks itself alive in the cache every HEALTH_WORKER_BEAT_SECONDS; the full
+# check reports the workers down when the last mark is older than HEALTH_WORKER_STALE_SECONDS.
+HEALTH_WORKER_BEAT_SECONDS = env_int("HEALTH_WORKER_BEAT_SECONDS", 10, minimum=1)
+HEALTH_WORKER_STALE_SECONDS = env_int("HEALTH_WORKER_STALE_SECONDS", 60, minimum=2)
 
 # Vacation (accounts.vacations): days a player may pause all their move clocks in any 365 days.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
