@@ -593,6 +593,9 @@ ANALYSIS_QUEUE = env_str("CELERY_ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-
 ANALYSIS_SIMS = env_int("ANALYSIS_SIMS", 1000, minimum=1)
 ANALYSIS_CHUNK_SECONDS = env_int("ANALYSIS_CHUNK_SECONDS", 10, minimum=1)
 ANALYSIS_LEASE_SECONDS = env_int("ANALYSIS_LEASE_SECONDS", 60, minimum=2)
+# At most this many analyses wait for the worker (one per player at most): past it, a request is
+# refused until the queue shortens, and the analysis section shows each its place meanwhile.
+ANALYSIS_QUEUE_MAX = env_int("ANALYSIS_QUEUE_MAX", 20, minimum=1)
 # Web Push and chat webhooks: a queue of their own, so that the computer's turns never wait
 # behind a slow push service or chat app (each request may take 10 s). Production reads it with
 # a worker of its own (the README's layout); `make run`'s embedded worker and the tests' worker
