@@ -80,7 +80,10 @@ def _check_queue() -> None:
     waiting = GameAnalysis.objects.filter(status=GameAnalysis.Status.QUEUED).count()
     if waiting >= settings.ANALYSIS_QUEUE_MAX:
         raise TooMany(
-            _("%(n)d analyses are waiting for the computer already: ask again in a few minutes.")
+            _(
+                "The queue of analyses is full (%(n)d waiting for the computer): ask again in a "
+                "few minutes."
+            )
             % {"n": waiting}
         )
 

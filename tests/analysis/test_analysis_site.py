@@ -400,12 +400,12 @@ def test_the_queue_has_an_end_and_each_analysis_waiting_its_place(
     late = Game.objects.create(
         created_by=bob, mode="classic", players=2, status=Game.Status.FINISHED
     )
-    with pytest.raises(services.TooMany, match="3 analyses are waiting for the computer"):
+    with pytest.raises(services.TooMany, match=r"queue of analyses is full \(3 waiting"):
         analysis_request(game=late, user=bob)
     response = client_for(bob).post(
         reverse("game_analyse", args=[late.public_id]), headers={"HX-Request": "true"}
     )
-    assert "3 analyses are waiting for the computer already" in section(response.content.decode())
+    assert "The queue of analyses is full (3 waiting" in section(response.content.decode())
     assert not GameAnalysis.objects.filter(game=late).exists()
 
     others[0].status = GameAnalysis.Status.RUNNING  # the worker took the first
