@@ -6,7 +6,11 @@ still due and wanted, claims it (a DeviceNotice row per player, game, number, ki
 taken with a conditional update, as the turn emails' TurnNotice) and sends it. A duplicate delivery
 or a retry after it went out finds the claim taken; a failed send releases the claim and raises, so
 the task retries with backoff. Nothing here runs in a request: a slow or dead push service never
-holds a move up.
+holds a move up, and the tasks run on a queue of their own (NOTICES_QUEUE), so that it never
+holds up the computer's turns either. A player's devices are sent to at once, within
+DEVICES_DEADLINE in all. Every request goes through config/outbound.py: the address resolved
+once and checked to be on the public internet, the connection made to it, no redirect followed;
+an address refused there is recorded as refused (the Notifications page says so).
 
 Policy: a notice goes to a player's devices (and webhook) per their boxes on the Notifications
 page (``NoticeSettings``; all of them when they have none), never while a page of the site is
