@@ -494,6 +494,10 @@ if not SITE_URL.startswith(("http://", "https://")):
 # Their results are kept HEALTH_CACHE_SECONDS per process, so a burst of requests checks once.
 MONITOR_TOKEN = env_str("MONITOR_TOKEN", "")
 HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 5, minimum=0)
+# Each Celery worker marks itself alive in the cache every HEALTH_WORKER_BEAT_SECONDS; the full
+# check reports the workers down when the last mark is older than HEALTH_WORKER_STALE_SECONDS.
+HEALTH_WORKER_BEAT_SECONDS = env_int("HEALTH_WORKER_BEAT_SECONDS", 10, minimum=1)
+HEALTH_WORKER_STALE_SECONDS = env_int("HEALTH_WORKER_STALE_SECONDS", 60, minimum=2)
 
 # Vacation (accounts.vacations): days a player may pause all their move clocks in any 365 days.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
@@ -602,7 +606,19 @@ ANALYSIS_QUEUE = env_str("CELERY_ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-
 ANALYSIS_SIMS = env_int("ANALYSIS_SIMS", 1000, minimum=1)
 ANALYSIS_CHUNK_SECONDS = env_int("ANALYSIS_CHUNK_SECONDS", 10, minimum=1)
 ANALYSIS_LEASE_SECONDS = env_int("ANALYSIS_LEASE_SECONDS", 60, minimum=2)
-CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE}}
+# At most this many analyses wait for the worker (one per player at most): past it, a request is
+# refused until the queue shortens, and the analysis section shows each its place meanwhile.
+ANALYSIS_QUEUE_MAX = env_int("ANALYSIS_QUEUE_MAX", 20, minimum=1)
+# Web Push and chat webhooks: a queue of their own, so that the computer's turns never wait
+# behind a slow push service or chat app (each request may take 10 s). Production reads it with
+# a worker of its own (the README's layout); `make run`'s embedded worker and the tests' worker
+# processes read it beside the default queue.
+NOTICES_QUEUE = env_str("CELERY_NOTICES_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-notices")
+CELERY_TASK_ROUTES = {
+    "games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE},
+    "games.tasks.send_push": {"queue": NOTICES_QUEUE},
+    "games.tasks.send_webhook": {"queue": NOTICES_QUEUE},
+}
 # `celery -A config beat` (one beat process per deployment): the deadline scan, every minute. A
 # scan still queued when the next one is due expires instead of piling up.
 CELERY_BEAT_SCHEDULE = {

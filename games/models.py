@@ -373,11 +373,11 @@ class Action(models.Model):
             models.UniqueConstraint(
                 fields=["game", "ply"], condition=Q(taken_back=False), name="action_unique_ply"
             ),
-            # An idempotency key answers once per game: a retried request finds its action.
+            # An idempotency key answers once per game: a retried request finds its action. A
+            # taken back action keeps its key spent: its request sent again is refused as stale
+            # instead of playing the move the take back undid (games.services.takeback).
             models.UniqueConstraint(
-                fields=["game", "key"],
-                condition=~Q(key="") & Q(taken_back=False),
-                name="action_unique_key",
+                fields=["game", "key"], condition=~Q(key=""), name="action_unique_key"
             ),
         ]
 
@@ -513,6 +513,9 @@ class TurnNotice(models.Model):
         PENDING = "pending", "Not sent (yet)"  # created, or released after a failed attempt
         SENDING = "sending", "Being sent"  # claimed by one task run
         SENT = "sent", "Sent"
+        # A device notice the address would not take (games.jobs.push): a local address, a
+        # redirect, a 4xx; the Notifications page tells the player.
+        REFUSED = "refused", "Refused by the address"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notices")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="notices")
@@ -685,6 +688,8 @@ class DeviceNotice(models.Model):
     )
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Why a REFUSED notice was refused: a reason of config.outbound, or the HTTP status.
+    detail = models.CharField(max_length=20, blank=True, default="")
 
     class Meta:
         constraints = [

@@ -78,6 +78,10 @@ class Notice:
     # What the channels say about the event beyond the game's name, read back from it:
     # (game, seats, number) -> {"who": a player's name, ...}, or None when the event is gone.
     facts: Callable[[Game, list[Seat], int], dict | None] = lambda game, seats, number: {}
+    # The player the news comes from (who invites, who resigned), read back from the event:
+    # (game, seats, number) -> a User or None. A recipient who has blocked them is not told,
+    # by any channel, even when the block came after the notice was queued (``silenced``).
+    author: Callable[[Game, list[Seat], int], User | None] = lambda game, seats, number: None
     email: frozenset = frozenset()  # the email_turns settings that let its email go
     seen: Seen = Seen.NOW
     # The device and webhook line, by ``facts["variant"]`` ("" for a kind with one line): it
@@ -235,6 +239,25 @@ def _takeback_answer(game, seats, number) -> dict | None:
     return {"variant": "declined", "accepted": False, "who": _name(seat)}
 
 
+def _inviter(game, seats, number):
+    return game.created_by
+
+
+def _resigner(game, seats, number):
+    action = Action.objects.filter(game=game, ply=number, taken_back=False).first()
+    seat = next((s for s in seats if action is not None and s.index == action.seat), None)
+    return seat.user if seat is not None and seat.user_id else None
+
+
+def silenced(notice: Notice, game: Game, seats: list[Seat], number: int, user_id: int) -> bool:
+    """Whether the player ``user_id`` has blocked the one the news comes from: blocks are
+    silent (the sender is not told), and the blocker hears nothing of them. Asked when a notice
+    is queued (its ``recipients``) and again by each channel when it is delivered, since a block
+    may come between the two (a task retried while a push service was down, say)."""
+    author = notice.author(game, seats, number)
+    return author is not None and user_id in seating.silenced(author, [user_id])
+
+
 # -- the registry ------------------------------------------------------------------------------
 
 NOTICES: dict[str, Notice] = {
@@ -271,6 +294,7 @@ NOTICES: dict[str, Notice] = {
             due=_still_invited,
             seat=Seat.Kind.INVITED,
             facts=lambda game, seats, number: {"who": str(game.created_by)},
+            author=_inviter,
             email=NEWS,
             seen=Seen.NEVER,
             device={"": _("%(name)s invites you to a game: %(game)s")},
@@ -290,6 +314,7 @@ NOTICES: dict[str, Notice] = {
             recipients=_the_others_still_playing,
             due=_not_away,
             facts=_who_resigned,
+            author=_resigner,
             email=NEWS,
             device={"": _("%(name)s resigned: %(game)s")},
             choice="resigned",

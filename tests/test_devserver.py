@@ -166,3 +166,64 @@ def test_the_dev_servers_worker_reads_the_analysis_queue_too(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "analysed by the worker" in done.stdout
+
+
+NOTICES_CODE = """
+import threading, time, django
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+django.setup()
+from django.conf import settings
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from accounts.models import User
+from games.models import Game, NoticeSettings, Seat
+from games.jobs.tasks import send_webhook
+from config.celery import app
+route = app.amqp.router.route({}, "games.tasks.send_webhook")
+assert route["queue"].name == settings.NOTICES_QUEUE != app.conf.task_default_queue, route
+posts = []
+class Hook(BaseHTTPRequestHandler):
+    def do_POST(self):
+        posts.append(self.rfile.read(int(self.headers["Content-Length"])))
+        self.send_response(204)
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+server = ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+user = User.objects.create_user("ann", "ann@example.com", "x-password-1")
+NoticeSettings.objects.create(user=user, webhook_url=f"http://127.0.0.1:{server.server_port}/")
+game = Game.objects.create(created_by=user, mode="classic", players=2, status="finished")
+Seat.objects.create(game=game, index=0, kind="human", user=user)
+send_webhook.delay(game.pk, 1, user.pk, "over")  # to the notices queue
+from games.management.commands.devserver import start_worker_and_beat
+start_worker_and_beat()
+deadline = time.time() + 30
+while not posts:
+    assert time.time() < deadline, "the worker did not send the webhook notice"
+    time.sleep(0.2)
+print("sent by the worker")
+"""
+
+
+def test_the_dev_servers_worker_reads_the_notices_queue_too(tmp_path):
+    """Under `make run` a webhook or Web Push notice (on the notices' queue) is sent by the
+    embedded worker, not stranded on a queue nobody reads."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEV_WORKER": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", NOTICES_CODE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "sent by the worker" in done.stdout

@@ -138,7 +138,7 @@ class Stack:
     def worker(self) -> None:
         self.worker_n += 1
         self.start(f"worker{self.worker_n}", [str(BIN / "celery"), "-A", "config", "worker",
-                   "-Q", "faults", "--concurrency", "1", "-l", "warning",
+                   "-Q", "faults,faults-notices", "--concurrency", "1", "-l", "warning",
                    "-n", f"faults{self.worker_n}@%h"])  # fmt: skip
 
     def beat(self) -> None:

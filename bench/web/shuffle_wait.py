@@ -161,7 +161,7 @@ def start(args: argparse.Namespace, env: dict) -> dict[str, subprocess.Popen]:
                 "--concurrency",
                 "1",
                 "-Q",
-                args.queue,
+                f"{args.queue},{args.queue}-notices",  # the notices' queue too (config/settings.py)
                 "-n",
                 f"{args.queue}@%h",
                 "--without-mingle",

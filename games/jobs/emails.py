@@ -110,6 +110,9 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
     user = seat.user
     if not still_due(game, seat, ply, kind):
         return "played"
+    seats = list(game.seats.select_related("user"))
+    if notices.silenced(notice, game, seats, ply, user_id):
+        return "silenced"  # the player has blocked the one the news comes from
     if push.replaces_email(user, kind):
         return "pushed"  # the player's devices are told instead (games.jobs.push)
     if not wants(user, kind):
@@ -118,7 +121,6 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, about: int | Non
         # The page shows it (the board, a toast). A reminder is looked for again by the next
         # scan, so it goes out once the player has left without moving.
         return "online"
-    seats = list(game.seats.select_related("user"))
     facts = notice.facts(game, seats, ply)
     if facts is None:
         return "gone"  # the event it tells of is no more (a take back still unanswered, ...)

@@ -6,7 +6,11 @@ still due and wanted, claims it (a DeviceNotice row per player, game, number, ki
 taken with a conditional update, as the turn emails' TurnNotice) and sends it. A duplicate delivery
 or a retry after it went out finds the claim taken; a failed send releases the claim and raises, so
 the task retries with backoff. Nothing here runs in a request: a slow or dead push service never
-holds a move up.
+holds a move up, and the tasks run on a queue of their own (NOTICES_QUEUE), so that it never
+holds up the computer's turns either. A player's devices are sent to at once, within
+DEVICES_DEADLINE in all. Every request goes through config/outbound.py: the address resolved
+once and checked to be on the public internet, the connection made to it, no redirect followed;
+an address refused there is recorded as refused (the Notifications page says so).
 
 Policy: a notice goes to a player's devices (and webhook) per their boxes on the Notifications
 page (``NoticeSettings``; all of them when they have none), never while a page of the site is
@@ -22,10 +26,9 @@ it; ``manage.py vapid_key`` prints a new one.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
-import socket
+from concurrent.futures import ThreadPoolExecutor, wait
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -35,6 +38,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from config import outbound
 from games import notices
 from games.live import presence
 from games.models import DeviceNotice, Game, PushSubscription, TurnNotice
@@ -43,6 +47,9 @@ from games.selectors.vapid import new_private_key, private_key, public_key  # no
 
 log = logging.getLogger(__name__)
 TIMEOUT = 10  # seconds a push service or a chat app may take
+# Seconds for all of a player's devices at once (each gets TIMEOUT): a task never waits longer
+# for push services, however many devices (games.services.devices.MAX_DEVICES at most).
+DEVICES_DEADLINE = TIMEOUT + 5
 TTL = 24 * 3600  # a push service keeps an undelivered notice a day
 CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this belongs to a worker that died
 
@@ -94,6 +101,8 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) ->
     user = next(s.user for s in seats if s.user_id == user_id)
     if seat is None or not user.is_active or not notice.due(game, seat, ply):
         return "played"
+    if notices.silenced(notice, game, seats, ply, user_id):
+        return "silenced"  # the player has blocked the one the news comes from
     wanted = notices.boxes(user)
     if not notices.chosen(wanted, notice):
         return "declined"
@@ -128,8 +137,7 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) ->
     body = message(game, user, kind, facts)
     try:
         if channel == DeviceNotice.Channel.PUSH:
-            sent = sum(_push(device, body) for device in devices)
-            outcome = "sent" if sent else "no device"
+            outcome = _push_all(devices, body)
         else:
             outcome = _webhook(wanted.webhook_url, body)
     except BaseException:
@@ -137,34 +145,60 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) ->
             status=TurnNotice.Status.PENDING
         )
         raise
+    refused = outcome.startswith("refused")
     DeviceNotice.objects.filter(pk=notice.pk).update(
-        status=TurnNotice.Status.SENT, sent_at=timezone.now()
+        status=TurnNotice.Status.REFUSED if refused else TurnNotice.Status.SENT,
+        detail=outcome.partition(":")[2] if refused else "",
+        sent_at=timezone.now(),
     )
     return outcome
 
 
 def outside(url: str) -> bool:
     """Whether ``url``'s host is on the public internet: a player's webhook or push endpoint must
-    not make the worker call the site's own network (SSRF). Local addresses are allowed only with
-    settings.WEBHOOK_ALLOW_HTTP (tests, `make run`)."""
-    if settings.WEBHOOK_ALLOW_HTTP:
-        return True
-    host = urlsplit(url).hostname or ""
+    not make the worker call the site's own network (SSRF; config/outbound.py). Local addresses
+    are allowed only with settings.WEBHOOK_ALLOW_HTTP (tests, `make run`)."""
+    return not outbound.refusal(url)
+
+
+def _push_all(devices: list[PushSubscription], body: dict) -> str:
+    """Send ``body`` to every device at once, within DEVICES_DEADLINE in all: a slow push
+    service holds the others up no longer than its own request. "sent" when one device at least
+    took it (a retry would send it again to those that did); Failed, to retry, when none took
+    it and one failed for now; else "refused:<reason>" or "no device" (every device is gone)."""
+    pool = ThreadPoolExecutor(max_workers=len(devices), thread_name_prefix="push")
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
-    except (OSError, UnicodeError):
-        return False
-    return bool(addresses) and all(ipaddress.ip_address(a).is_global for a in addresses)
+        futures = {pool.submit(_push, device, body): device for device in devices}
+        done, _late = wait(futures, timeout=DEVICES_DEADLINE)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    outcomes, failed = [], []
+    for future, device in futures.items():
+        error = future.exception() if future in done else Failed("no answer in time")
+        if error is not None:
+            if not isinstance(error, Failed):
+                raise error
+            failed.append(error)
+            continue
+        outcome = future.result()
+        if outcome == "gone":
+            device.delete()  # here, not in the thread: no database connection per thread
+        outcomes.append(outcome)
+    if "sent" in outcomes:
+        return "sent"
+    if failed:
+        raise failed[0]
+    refusals = [o for o in outcomes if o.startswith("refused")]
+    return refusals[0] if refusals else "no device"
 
 
-def _push(device: PushSubscription, body: dict) -> bool:
+def _push(device: PushSubscription, body: dict) -> str:
     """Encrypt ``body`` for the device (RFC 8291, aes128gcm) and hand it to its push service
-    with a VAPID signature. A device its service no longer knows (404, 410) is forgotten."""
+    with a VAPID signature, on the address checked once (config/outbound.py: no redirect, no
+    second lookup). "sent", "gone" (a device its service no longer knows: 404, 410) or
+    "refused:<reason>"; Failed to retry. Runs in a thread of ``_push_all``: no database."""
     from pywebpush import WebPushException, webpush
 
-    if not outside(device.endpoint):
-        log.warning("push endpoint of device %s is not on the public internet", device.pk)
-        return False
     try:
         webpush(
             subscription_info={
@@ -177,35 +211,39 @@ def _push(device: PushSubscription, body: dict) -> bool:
             ttl=TTL,
             timeout=TIMEOUT,
             content_encoding="aes128gcm",
+            requests_session=outbound.PinnedSession(),
         )
+    except outbound.Refused as exc:
+        log.warning("push endpoint of device %s refused: %s", device.pk, exc.reason)
+        return f"refused:{exc.reason}"
     except WebPushException as exc:
         status = exc.response.status_code if exc.response is not None else None
         if status in (404, 410):
-            device.delete()
-            return False
+            return "gone"
         if status is not None and 400 <= status < 500 and status != 429:
             log.warning("push service refused a notice (%s): %s", status, exc)
-            return False
+            return f"refused:{status}"
         raise Failed(str(exc)) from None
     except requests.RequestException as exc:
         raise Failed(str(exc)) from None
-    return True
+    return "sent"
 
 
 def _webhook(url: str, body: dict) -> str:
-    """POST a Discord- and Slack-compatible message: Discord reads ``content``, Slack ``text``."""
+    """POST a Discord- and Slack-compatible message: Discord reads ``content``, Slack ``text``.
+    On the address checked once, following no redirect (config/outbound.py)."""
     text = f"{body['body']} {body['url']}"
     payload = {"content": text, "text": text, "username": "Blokus Shuffle"}
-    if not outside(url):
-        log.warning("webhook %s is not on the public internet", urlsplit(url).hostname)
-        return "refused"
     try:
-        response = requests.post(url, json=payload, timeout=TIMEOUT, allow_redirects=False)
+        response = outbound.post(url, json=payload, timeout=TIMEOUT)
+    except outbound.Refused as exc:
+        log.warning("webhook %s refused: %s", urlsplit(url).hostname, exc.reason)
+        return f"refused:{exc.reason}"
     except requests.RequestException as exc:
         raise Failed(str(exc)) from None
     if response.status_code >= 500 or response.status_code == 429:
         raise Failed(f"webhook answered {response.status_code}")
     if response.status_code >= 400:
         log.warning("webhook refused a notice (%s)", response.status_code)
-        return "refused"
+        return f"refused:{response.status_code}"
     return "sent"

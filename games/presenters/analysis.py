@@ -217,6 +217,7 @@ def panel(data, *, players_count: int, colour_seats: dict, labels: dict, base_ur
     out = {"progress": progress(data.status, data.done, data.total), "sims": data.sims}
     out["finished"] = data.finished
     out["in_flight"] = data.in_flight
+    out["place"] = data.place
     out["failed"] = not data.finished and not data.in_flight
     if data.finished:
         # The biggest drops judged again deeper (games.ai.judge.next_to_refine): the note

@@ -14,5 +14,5 @@ plain data (frozen rows, small values), never a model instance dressed with extr
   analysis; ``chat``: who reads which chat lines; ``takebacks``: take back requests.
 - ``clock``, ``turns``, ``seating``: the move clock, turn facts and the seating rule that the
   write path shares; ``hot``: the game request's reads in SQL written once; ``vapid``: the Web
-  Push keys.
+  Push keys; ``devices``: a player's devices and the notices their addresses refused.
 """

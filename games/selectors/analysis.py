@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from django.db.models import Q
+
 from games.models import DecisionAnalysis, Game, GameAnalysis, Seat
 from games.selectors.access import visible_to
 
@@ -46,6 +48,7 @@ class AnalysisData:
     decisions: list[dict] = field(default_factory=list)
     accuracy: dict[int, float | None] = field(default_factory=dict)
     requested_by_id: int | None = None
+    place: int | None = None  # waiting for the worker: its place in the queue (1: next)
 
     @property
     def finished(self) -> bool:
@@ -88,7 +91,19 @@ def analysis_of(game: Game) -> AnalysisData | None:
             for s in seats
         },
         requested_by_id=row.requested_by_id,
+        place=queue_place(row),
     )
+
+
+def queue_place(row: GameAnalysis) -> int | None:
+    """An analysis still waiting for the worker: 1 + the analyses queued before it (in the order
+    they were asked for: a failed one asked again queues anew). None once it runs."""
+    if row.status != GameAnalysis.Status.QUEUED:
+        return None
+    ahead = GameAnalysis.objects.filter(status=GameAnalysis.Status.QUEUED).filter(
+        Q(updated_at__lt=row.updated_at) | Q(updated_at=row.updated_at, pk__lt=row.pk)
+    )
+    return ahead.count() + 1
 
 
 def export_entries(game: Game) -> list[dict] | None:

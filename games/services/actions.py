@@ -184,7 +184,8 @@ def record(
     except IntegrityError as exc:
         if _constraint(exc) == "action_unique_key":
             # The key of an earlier move, sent again at the game's ply (a page shown again from
-            # the browser's cache): nothing was written (the transaction ends here).
+            # the browser's cache), or of a move taken back since (its request sent again: the
+            # key stays spent, games/models.py): nothing was written (the transaction ends here).
             raise StalePly(
                 _("the game has moved on (you saw move %(seen)s, it is at %(ply)s)")
                 % {"seen": game.ply, "ply": game.ply}

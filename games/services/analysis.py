@@ -4,8 +4,11 @@ The caller (the replay's view) has already fetched the game through
 ``selectors.access.game_for_viewer``, so the asker may see the game. Here: only finished games (an
 analysis of a running game would judge a player's decisions for everyone to read, and the
 search would work from positions the game has not revealed yet); a signed-in asker; at most one
-analysis in flight per user. An analysis is computed once per game and then shown to everyone
-who may see the game: asking again for a game already analysed (or being analysed) returns it.
+analysis in flight per user (each player's share of the queue), and at most
+settings.ANALYSIS_QUEUE_MAX analyses waiting for the worker, whoever asked (the queue has an end:
+each analysis is minutes of a worker's time). An analysis is computed once per game and then
+shown to everyone who may see the game: asking again for a game already analysed (or being
+analysed) returns it.
 """
 
 from __future__ import annotations
@@ -13,14 +16,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import jobs
 from games.models import Game, GameAnalysis
-from games.services.errors import Conflict, NotAllowed
+from games.services.errors import Conflict, NotAllowed, TooMany
+
+# The advisory lock (PostgreSQL) that serialises the queue's length check: a number of its own.
+QUEUE_LOCK = 0x616E616C  # "anal"(ysis queue) in ASCII
 
 
 def analysis_request(*, game: Game, user) -> GameAnalysis:
@@ -48,6 +54,7 @@ def analysis_request(*, game: Game, user) -> GameAnalysis:
             raise Conflict(
                 _("You already have an analysis running. Ask for this one when it has finished.")
             )
+        _check_queue()
         total = game.actions.count()
         if existing is not None:  # failed before: start again, keeping the decisions judged
             existing.status = GameAnalysis.Status.QUEUED
@@ -61,6 +68,24 @@ def analysis_request(*, game: Game, user) -> GameAnalysis:
             )
         _queue(row.pk)
         return row
+
+
+def _check_queue() -> None:
+    """Refuse a new analysis while ANALYSIS_QUEUE_MAX wait already. Two asks by different
+    players are serialised by a lock of their own on PostgreSQL, so that both cannot take the
+    last place (SQLite writes one transaction at a time anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [QUEUE_LOCK])
+    waiting = GameAnalysis.objects.filter(status=GameAnalysis.Status.QUEUED).count()
+    if waiting >= settings.ANALYSIS_QUEUE_MAX:
+        raise TooMany(
+            _(
+                "The queue of analyses is full (%(n)d waiting for the computer): ask again in a "
+                "few minutes."
+            )
+            % {"n": waiting}
+        )
 
 
 def _stalled(row: GameAnalysis) -> bool:

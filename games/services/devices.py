@@ -7,30 +7,80 @@ import re
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import User
+from config import outbound
 from games import notices
 from games.models import NoticeSettings, PushSubscription
-from games.services.errors import GameError
+from games.services.errors import Conflict, GameError, TooMany
 
 B64U = re.compile(r"^[A-Za-z0-9_-]+=*$")
+# A player's devices with notices on: each notice goes to all of them at once
+# (games.jobs.push), so an account with hundreds would hold a worker with hundreds of requests.
+MAX_DEVICES = 10
+
+
+def address_refusal(url: str, what: str) -> str:
+    """Why a player's webhook or push endpoint may not be called ("" when it may): the same check
+    the worker makes before it sends (config/outbound.py), said when the address is saved
+    rather than found at the first notice. ``what``: "webhook" or "push"."""
+    reason = outbound.refusal(url)
+    if reason == outbound.PRIVATE:
+        if what == "webhook":
+            return _("the webhook URL must be an address on the public internet")
+        return _("the push subscription's endpoint must be an address on the public internet")
+    if reason == outbound.UNKNOWN:
+        if what == "webhook":
+            return _("the webhook URL's host name does not resolve to any address")
+        return _("the push subscription's endpoint's host name does not resolve to any address")
+    return ""
 
 
 def device_subscribe(*, user, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
-    """Remember a browser's push subscription for ``user`` (the same endpoint again: updated,
-    and moved to ``user`` if another account had it on a shared device)."""
+    """Remember a browser's push subscription for ``user`` (the same endpoint again: its keys
+    updated). A device belongs to the account that turned it on: another account sending the
+    same endpoint (which it could only know by reading it off that browser) is refused until
+    the first turns it off, so that nobody takes over or deletes another player's device."""
     parts = urlsplit(endpoint or "")
     secure = parts.scheme == "https" or (parts.scheme == "http" and settings.WEBHOOK_ALLOW_HTTP)
     if not secure or not parts.netloc or len(endpoint) > 1000:
         raise GameError(_("the push subscription's endpoint must be an https address"))
-    if not (B64U.match(p256dh or "") and B64U.match(auth or "")) or len(p256dh) > 200:
+    fields = PushSubscription._meta
+    too_long = len(p256dh or "") > fields.get_field("p256dh").max_length or (
+        len(auth or "") > fields.get_field("auth").max_length
+    )
+    if not (B64U.match(p256dh or "") and B64U.match(auth or "")) or too_long:
         raise GameError(_("the push subscription's keys are missing or malformed"))
+    if refusal := address_refusal(endpoint, "push"):
+        raise GameError(refusal)
     with transaction.atomic():
-        device, _created = PushSubscription.objects.update_or_create(
-            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
-        )
+        # The player's row serialises two subscriptions of theirs (the count below).
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        device = PushSubscription.objects.filter(endpoint=endpoint).first()
+        if device is not None and device.user_id != user.pk:
+            raise Conflict(_another_account())
+        if device is None and PushSubscription.objects.filter(user=user).count() >= MAX_DEVICES:
+            raise TooMany(
+                _(
+                    "notifications are on for %(n)d devices of yours already: turn them off on "
+                    "one of them first"
+                )
+                % {"n": MAX_DEVICES}
+            )
+        try:
+            with transaction.atomic():
+                device, _created = PushSubscription.objects.update_or_create(
+                    endpoint=endpoint, user=user, defaults={"p256dh": p256dh, "auth": auth}
+                )
+        except IntegrityError:  # another account took the endpoint meanwhile
+            raise Conflict(_another_account()) from None
     return device
+
+
+def _another_account() -> str:
+    return _("this device has notifications on for another account: turn them off there first")
 
 
 def device_unsubscribe(*, user, endpoint: str) -> int:
@@ -41,12 +91,14 @@ def device_unsubscribe(*, user, endpoint: str) -> int:
 
 def webhook_refusal(url: str) -> str:
     """Why a webhook URL is refused ("" when it is fine): https only (http where settings allow
-    it, tests and `make run`)."""
+    it, tests and `make run`), on the public internet (``address_refusal``)."""
     if not url:
         return ""
     parts = urlsplit(url)
     if parts.scheme == "https" or (parts.scheme == "http" and settings.WEBHOOK_ALLOW_HTTP):
-        return "" if parts.netloc else _("the webhook URL has no host")
+        if not parts.netloc:
+            return _("the webhook URL has no host")
+        return address_refusal(url, "webhook")
     return _("the webhook URL must start with https://")
 
 

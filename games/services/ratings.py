@@ -24,6 +24,14 @@ player's own by more than ``COMPUTER_MARGIN`` (the weakest computer seat counts:
 over, games with a Beginner no longer count), or the player already had ``PAIR_GAMES_PER_DAY``
 rated games with one of the game's other players in the last 24 hours. The others at the table
 are rated as usual, with everyone's places (the help page's Ratings section says so).
+
+The pair limit alone let a player farm fresh accounts: twelve wins over four new second accounts
+(three each, every one resigning after a move) lifted a rating from 1000 to 1859, since a new
+player's rating moves fast and so does their opponent's. As lichess discounts games against
+provisional players, a game with a player who has fewer than PROVISIONAL_GAMES rated games in the
+mode moves everyone else's shown rating by at most NEW_OPPONENT_STEP points, up or down (the
+update is taken part of the way, ``_part``): a fresh account is worth a few dozen points at most,
+whoever plays it, and two newcomers still rate each other, slowly.
 """
 
 from __future__ import annotations
@@ -60,6 +68,10 @@ COMPUTER_MARGIN = 100
 # leave both out of the rating.
 PAIR_GAMES_PER_DAY = 3
 PAIR_WINDOW = timedelta(hours=24)
+# A player with fewer rated games than this in a mode is provisional: the leaderboard marks them,
+# and a game with them moves each other player's shown rating by at most NEW_OPPONENT_STEP.
+PROVISIONAL_GAMES = 5
+NEW_OPPONENT_STEP = 10
 
 
 def _gap(win_rate: float) -> float:
@@ -135,6 +147,11 @@ def _rate(game: Game, seats: list[Seat]) -> None:
         teams.append([MODEL.rating(mu=mu, sigma=sigma)])
     rated = MODEL.rate(teams, ranks=[s.final_place for s in seats])
     left_out = _left_out(game, seats, humans, teams)
+    provisional = {
+        s.user_id
+        for s in humans
+        if (ratings[s.user_id].games if s.user_id in ratings else 0) < PROVISIONAL_GAMES
+    }
     # Inside the transaction that finishes the game (record_results): no savepoint of its own.
     # The new rows go in one INSERT each table, the existing ratings in one UPDATE.
     new_rows, old_rows, changes = [], [], []
@@ -147,6 +164,8 @@ def _rate(game: Game, seats: list[Seat]) -> None:
             new_rows.append(row)
         else:
             old_rows.append(row)
+        if provisional - {seat.user_id}:
+            after = _part(before[0], after, NEW_OPPONENT_STEP)
         row.mu, row.sigma = after.mu, after.sigma
         row.ordinal = after.mu - 3 * after.sigma
         row.games += 1
@@ -168,6 +187,19 @@ def _rate(game: Game, seats: list[Seat]) -> None:
         Rating.objects.bulk_update(old_rows, ["mu", "sigma", "ordinal", "games", "updated_at"])
     if changes:
         RatingChange.objects.bulk_create(changes)
+
+
+def _part(before, after, step: float):
+    """``after`` taken only part of the way from ``before`` (mu and sigma alike), so that the
+    shown rating moves by at most ``step`` points."""
+    moved = 40 * ((after.mu - 3 * after.sigma) - (before.mu - 3 * before.sigma))
+    if abs(moved) <= step:
+        return after
+    share = step / abs(moved)
+    return MODEL.rating(
+        mu=before.mu + share * (after.mu - before.mu),
+        sigma=before.sigma + share * (after.sigma - before.sigma),
+    )
 
 
 def _left_out(game: Game, seats: list[Seat], humans: list[Seat], teams: list) -> set[int]:
@@ -205,9 +237,6 @@ class Standing:
     rating: int
     games: int
     provisional: bool  # fewer than PROVISIONAL_GAMES rated games: the number may move a lot
-
-
-PROVISIONAL_GAMES = 5
 
 
 def leaderboard(mode: str, *, limit: int = 100) -> list[Standing]:

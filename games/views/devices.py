@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.models import NoticeSettings, PushSubscription
+from games.models import DeviceNotice, NoticeSettings
 from games.notices import choices as notice_choices
-from games.selectors import vapid
+from games.selectors import devices, vapid
 from games.services import GameError
 from games.services.devices import (
     device_subscribe,
@@ -67,9 +67,28 @@ def notices(request):
     context = {
         "form": form,
         "public_key": vapid.public_key(),
-        "devices": PushSubscription.objects.filter(user=request.user).count(),
+        "devices": devices.device_count(request.user),
+        "refusals": [
+            {"when": r.when, "text": refusal_text(r)} for r in devices.refusals(request.user)
+        ],
     }
     return render(request, "games/notices.html", context, status=400 if form.errors else 200)
+
+
+def refusal_text(refusal: devices.Refusal) -> str:
+    """What the page says of a channel whose last notice its address refused."""
+    reason = {
+        "private": _("the address is not on the public internet"),
+        "unknown": _("its host name does not resolve to any address"),
+        "redirect": _("it answered with a redirect, which the site does not follow"),
+    }.get(refusal.detail) or _("it answered with the HTTP status %(status)s") % {
+        "status": refusal.detail
+    }
+    if refusal.channel == DeviceNotice.Channel.WEBHOOK:
+        return _("The last notice to your chat webhook was refused: %(reason)s.") % {
+            "reason": reason
+        }
+    return _("The last notice to your devices was refused: %(reason)s.") % {"reason": reason}
 
 
 def _json_body(request) -> dict:

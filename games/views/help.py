@@ -21,6 +21,8 @@ def help_page(request):
         # the Ratings section's limits on farming
         "rating_margin": ratings.COMPUTER_MARGIN,
         "rated_pair_games": ratings.PAIR_GAMES_PER_DAY,
+        "provisional_games": ratings.PROVISIONAL_GAMES,
+        "new_opponent_step": ratings.NEW_OPPONENT_STEP,
         # the Computer players section: the levels' thinking times, as the new-game form shows them
         "expert_seconds": LEVEL_SECONDS[Seat.Level.EXPERT],
         "master_seconds": LEVEL_SECONDS[Seat.Level.MASTER],

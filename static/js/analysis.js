@@ -26,6 +26,8 @@ function progress(done, total, second) {
     else bar.value = done;
   }
   if (again) again.hidden = !second;
+  const place = document.getElementById("analysis-place");
+  if (place) place.hidden = true; // it runs: no longer waiting in the queue
   if (count) count.textContent = count.textContent.replace(/\d+(\D+)\d+/, `${done}$1${total}`);
 }
 
@@ -62,5 +64,18 @@ function watch() {
   open();
 }
 
+// While the analysis waits in the queue, its place is fetched again every half minute.
+let placeTimer = null;
+function followPlace() {
+  if (placeTimer || !document.getElementById("analysis-place")) return;
+  placeTimer = setTimeout(() => {
+    placeTimer = null;
+    const place = document.getElementById("analysis-place");
+    if (place && !place.hidden) refresh();
+  }, 30000);
+}
+
 document.addEventListener("htmx:afterSettle", watch);
+document.addEventListener("htmx:afterSettle", followPlace);
 watch();
+followPlace();

@@ -26,8 +26,14 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify(body),
     }).then(function (response) {
-      if (!response.ok) throw new Error(String(response.status));
-      return response.json();
+      if (response.ok) return response.json();
+      // The server's refusal names the reason (another account's device, too many devices):
+      // it is shown instead of "That did not work".
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        const error = new Error(String(response.status));
+        error.reason = body && body.error;
+        throw error;
+      });
     });
   }
 
@@ -60,7 +66,10 @@
         }).then(function (subscription) {
           return post(box.dataset.subscribe, subscription.toJSON());
         }).then(function () { say("on"); });
-      }).catch(function () { say("failed"); });
+      }).catch(function (error) {
+        if (error && error.reason) status.textContent = error.reason;
+        else say("failed");
+      });
     });
 
     disable.addEventListener("click", function () {

@@ -374,3 +374,41 @@ def test_the_second_look_is_shown_as_work_going_on_not_a_full_bar(
     bar = re.search(r"<progress [^>]*>", shown).group(0)
     assert "value=" not in bar
     assert re.search(r'<p id="analysis-second">Now the biggest mistakes are judged', shown)
+
+
+def test_the_queue_has_an_end_and_each_analysis_waiting_its_place(
+    finished_game, alice, bob, make_user, settings, shallow
+):
+    """Each player has one analysis in flight at most, and the queue as a whole at most
+    ANALYSIS_QUEUE_MAX waiting: past that, an ask is refused with the reason (nothing queued),
+    and the section of an analysis waiting shows its place, which moves up as others start."""
+    settings.ANALYSIS_QUEUE_MAX = 3
+    others = []
+    for n in range(2):  # two other players' analyses wait already
+        user = make_user(f"asker{n}")
+        game = Game.objects.create(
+            created_by=user, mode="classic", players=2, status=Game.Status.FINISHED
+        )
+        others.append(GameAnalysis.objects.create(game=game, requested_by=user, sims=16, total=9))
+    row = analysis_request(game=finished_game, user=alice)
+    assert row.status == GameAnalysis.Status.QUEUED
+
+    client = client_for(alice)
+    analysis_url = reverse("game_analysis", args=[finished_game.public_id])
+    assert "place 3 in the queue" in section(client.get(analysis_url).content.decode())
+
+    late = Game.objects.create(
+        created_by=bob, mode="classic", players=2, status=Game.Status.FINISHED
+    )
+    with pytest.raises(services.TooMany, match=r"queue of analyses is full \(3 waiting"):
+        analysis_request(game=late, user=bob)
+    response = client_for(bob).post(
+        reverse("game_analyse", args=[late.public_id]), headers={"HX-Request": "true"}
+    )
+    assert "The queue of analyses is full (3 waiting" in section(response.content.decode())
+    assert not GameAnalysis.objects.filter(game=late).exists()
+
+    others[0].status = GameAnalysis.Status.RUNNING  # the worker took the first
+    others[0].save()
+    assert "place 2 in the queue" in section(client.get(analysis_url).content.decode())
+    assert analysis_request(game=late, user=bob).status == GameAnalysis.Status.QUEUED

@@ -70,7 +70,7 @@ def lazy_msgid(text) -> str:
 
 def test_the_registry_is_the_vocabulary_of_every_channel():
     assert set(notices.emailed()) == set(TurnNotice.Kind.values)  # a row for every email kind
-    assert {"turn", "invite", "over", "resigned", "takeback", "matched"} == set(
+    assert {"turn", "invite", "over", "resigned", "takeback", "matched", "round"} == set(
         notices.on_devices()
     )
     boxes = {f.name for f in NoticeSettings._meta.fields}
@@ -80,7 +80,7 @@ def test_the_registry_is_the_vocabulary_of_every_channel():
         assert notice.choice is None or notice.choice in boxes, kind
         if notice.choice_stops_email:
             assert notice.choice and notice.email, kind
-    assert set(notices.choices()) == {"turn", "invite", "over", "resigned", "takeback", "matched"}
+    assert set(notices.choices()) == {"turn", "invite", "over", "resigned", "takeback", "matched", "round"}
 
 
 def test_the_template_reader_finds_what_makemessages_finds():

@@ -230,3 +230,121 @@ def test_no_notice_goes_to_an_address_inside_the_sites_network(alice, bob, stub)
         push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel=channel)
     assert stub.received == []
     assert not push.outside("https://127.0.0.1/hook") and not push.outside("https://10.0.0.1/")
+
+
+def subscribe_as(user, device: push_stub.Device):
+    return client_for(user).post(
+        "/settings/notifications/subscribe/",
+        json.dumps(device.subscription()),
+        content_type="application/json",
+    )
+
+
+def test_a_key_too_long_for_its_column_is_a_400_not_a_server_error(bob, stub):
+    """The auth secret is 16 bytes (22 characters); a column of 100 refused a longer one with a
+    database error on PostgreSQL (a 500)."""
+    for keys in ({"auth": "A" * 101}, {"p256dh": "B" * 201}):
+        device = push_stub.Device(f"{stub.url}/push/long").subscription()
+        device["keys"].update(keys)
+        response = client_for(bob).post(
+            "/settings/notifications/subscribe/",
+            json.dumps(device),
+            content_type="application/json",
+        )
+        assert response.status_code == 400, response.content
+        assert "keys are missing or malformed" in response.json()["error"]
+    assert not PushSubscription.objects.exists()
+
+
+def test_another_account_cannot_take_a_device_over_nor_delete_it(alice, bob, carol, stub):
+    """A device belongs to the account that turned it on: carol, who learnt the endpoint of
+    bob's phone, neither moves it to her account nor turns it off."""
+    device = subscribe(bob, stub)
+    taken = subscribe_as(carol, device)
+    assert taken.status_code == 409
+    assert "another account" in taken.json()["error"]
+    client_for(carol).post(
+        "/settings/notifications/unsubscribe/",
+        json.dumps({"endpoint": device.endpoint}),
+        content_type="application/json",
+    )
+    assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["bob"]
+    # Once bob has turned it off, the device is free for another account.
+    client_for(bob).post(
+        "/settings/notifications/unsubscribe/",
+        json.dumps({"endpoint": device.endpoint}),
+        content_type="application/json",
+    )
+    assert subscribe_as(carol, device).status_code == 200
+    assert PushSubscription.objects.get().user == carol
+
+
+def test_an_account_has_a_handful_of_devices_at_most(bob, stub):
+    from games.services.devices import MAX_DEVICES
+
+    for n in range(MAX_DEVICES):
+        subscribe(bob, stub, name=f"device-{n}")
+    again = subscribe(bob, stub, name="device-0")  # a device already on: its keys renewed
+    assert again.endpoint.endswith("/device-0")
+    refused = subscribe_as(bob, push_stub.Device(f"{stub.url}/push/one-more"))
+    assert refused.status_code == 429
+    assert f"notifications are on for {MAX_DEVICES} devices" in refused.json()["error"]
+    assert PushSubscription.objects.filter(user=bob).count() == MAX_DEVICES
+
+
+def test_every_device_is_sent_to_at_once(alice, bob, stub):
+    """Three devices on a push service that answers nobody until all three have asked: they
+    are sent to at the same time (one after the other, the first would wait for ever)."""
+    import threading
+
+    for n in range(3):
+        subscribe(bob, stub, name=f"device-{n}")
+    everyone = threading.Barrier(3, timeout=5)
+    met = []
+
+    def answer_once_all_have_asked(received):
+        try:
+            everyone.wait()
+            met.append(received.path)
+        except threading.BrokenBarrierError:
+            pass
+
+    stub.before_answer = answer_once_all_have_asked
+    game = duel(alice, bob)
+    first_move(game, alice)
+    push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="push")
+    assert sorted(met) == [f"/push/device-{n}" for n in range(3)]
+
+
+def test_a_slow_push_service_holds_the_notice_no_longer_than_the_deadline(
+    alice, bob, stub, monkeypatch
+):
+    import threading
+    import time
+
+    monkeypatch.setattr(push, "DEVICES_DEADLINE", 1.0, raising=False)
+    subscribe(bob, stub, name="quick")
+    subscribe(bob, stub, name="stuck")
+    release = threading.Event()
+    stub.before_answer = lambda received: received.path.endswith("stuck") and release.wait(8)
+    game = duel(alice, bob)
+    first_move(game, alice)
+    started = time.monotonic()
+    try:
+        outcome = push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="push")
+    finally:
+        release.set()
+    assert time.monotonic() - started < 4  # not the stuck service's 8 s, nor 10 s a device
+    assert outcome == "sent"  # the quick device has it: no retry that would send it twice
+
+
+def test_push_and_webhook_tasks_go_to_the_notices_queue_not_the_computers(settings):
+    """A push service that takes its time must not hold up the computer's turns: the notices
+    have a queue of their own (read by a worker of its own, README)."""
+    from config.celery import app
+
+    default = app.conf.task_default_queue
+    for task in ("games.tasks.send_push", "games.tasks.send_webhook"):
+        route = app.amqp.router.route({}, task)
+        assert route["queue"].name == settings.NOTICES_QUEUE != default
+    assert app.amqp.router.route({}, "games.tasks.ai_play")["queue"].name == default

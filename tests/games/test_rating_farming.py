@@ -2,7 +2,9 @@
 above Expert's rating (2071 against 2056), and so did a second account that always loses. Now a
 game against the computer is rated only while the player is below the weakest computer seat's
 rating plus ``COMPUTER_MARGIN``, and a pair of players has at most ``PAIR_GAMES_PER_DAY`` rated
-games together in any 24 hours."""
+games together in any 24 hours. Fresh second accounts got round the pair limit (twelve wins over
+four of them: 1000 to 1859); a game with a provisional player now moves the others' ratings by at
+most ``NEW_OPPONENT_STEP``."""
 
 from __future__ import annotations
 
@@ -82,6 +84,38 @@ def test_the_pair_counts_again_a_day_later(alice, bob, carol):
     assert RatingChange.objects.filter(user=bob).count() == ratings.PAIR_GAMES_PER_DAY + 1
 
 
+def test_fresh_second_accounts_lift_a_rating_a_few_points_a_game_at_most(alice, make_user):
+    """alice beats four new accounts three times each (the pair limit's most), each resigning
+    after one move: 1000 to 1859 before; now at most NEW_OPPONENT_STEP a game."""
+    seconds = [make_user(f"second{n}") for n in range(4)]
+    climb = []
+    for second in seconds:
+        for _ in range(ratings.PAIR_GAMES_PER_DAY):
+            finished(alice, invited=[second])
+            climb.append(shown(alice))
+    assert RatingChange.objects.filter(user=alice).count() == 12  # every game rated
+    assert shown(alice) <= 1000 + 12 * ratings.NEW_OPPONENT_STEP  # was 1859
+    steps = [b - a for a, b in zip([1000, *climb], climb, strict=False)]
+    assert max(steps) <= ratings.NEW_OPPONENT_STEP
+    # A new account is worth no more once alice is established: each game still counts little.
+    assert shown(alice) < ratings.computer_rating("casual") + 200
+
+
+def test_a_newcomer_beating_an_established_player_climbs_as_before(alice, bob, carol):
+    """The limit is about the other players of a provisional one: the newcomer's own rating
+    moves at the usual pace against players whose rating is known."""
+    for user in (bob, carol):
+        Rating.objects.create(user=user, mode="classic", mu=30.0, sigma=3.0, ordinal=21.0, games=40)
+    finished(bob, invited=[alice], places=(2, 1))  # alice, new, beats bob
+    assert shown(alice) - 1000 > 3 * ratings.NEW_OPPONENT_STEP
+    bobs = RatingChange.objects.get(user=bob)
+    assert 0 < bobs.before - bobs.after <= ratings.NEW_OPPONENT_STEP  # bob loses little to her
+    carol_before = shown(carol)
+    finished(carol, invited=[bob])  # two established players: no limit
+    carols = RatingChange.objects.get(user=carol)
+    assert carols.after - carols.before == shown(carol) - carol_before > 0
+
+
 @pytest.mark.parametrize("language", ["en", "sv", "fi", "da", "nb", "ja"])
 def test_the_help_page_says_which_games_count(client, language):
     from django.urls import reverse
@@ -91,7 +125,9 @@ def test_the_help_page_says_which_games_count(client, language):
     section = page[page.index('id="ratings"') :]
     section = section[: section.index("</section>")]
     assert f"{ratings.COMPUTER_MARGIN}" in section and "24" in section
+    assert f"{ratings.NEW_OPPONENT_STEP}" in section
     if language == "en":
         assert "Games against the computer count only while" in section
+        assert "moves the other players' ratings by at most 10 points" in section
     else:
         assert "Games against the computer" not in section  # translated

@@ -78,3 +78,87 @@ def test_the_blocker_hears_nothing_of_the_invitation(alice, bob, verified, on_co
     client.force_login(alice)
     home = client.get(reverse("home")).content.decode()
     assert reverse("invitation_accept", args=[game.public_id]) not in home
+
+
+# -- her devices and her chat webhook -------------------------------------------------------------
+
+
+@pytest.fixture
+def stub():
+    from tests.support import push_stub
+
+    server = push_stub.start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def alices_devices(alice, stub, settings):
+    """alice's phone (Web Push) and her chat webhook, both on the stub."""
+    from games.jobs import push
+    from games.models import NoticeSettings, PushSubscription
+    from games.selectors import vapid
+    from tests.support import push_stub
+
+    settings.VAPID_PRIVATE_KEY = push.new_private_key()
+    vapid.private_key.cache_clear()
+    phone = push_stub.Device(f"{stub.url}/push/alice")
+    PushSubscription.objects.create(
+        user=alice, endpoint=phone.endpoint, p256dh=phone.p256dh, auth=phone.auth
+    )
+    NoticeSettings.objects.create(user=alice, webhook_url=f"{stub.url}/hook/alice")
+    yield stub
+    vapid.private_key.cache_clear()
+
+
+def test_her_devices_and_webhook_hear_nothing_of_the_invitation(
+    alice, bob, alices_devices, on_commit
+):
+    Block.objects.create(blocker=alice, blocked=bob)
+
+    with on_commit():
+        invite(bob, alice)
+    assert alices_devices.received == []
+
+
+def test_her_devices_and_webhook_hear_nothing_of_a_rematch_either(
+    alice, bob, alices_devices, on_commit
+):
+    game = invite(bob, alice)
+    services.invitation_accept(game=game, user=alice)
+    from games.services.resign import game_resign
+
+    for corner, user in (("a1", bob), ("t1", alice), ("t20", bob)):
+        game.refresh_from_db()
+        services.action_submit(
+            game=game, user=user, action={"place": corner}, expected_ply=game.ply
+        )
+    game = game_resign(game=game, user=alice)
+    alices_devices.received.clear()
+    Block.objects.create(blocker=alice, blocked=bob)
+
+    with on_commit():
+        services.game_rematch(game=game, user=bob)
+    assert alices_devices.received == []
+
+
+@pytest.mark.parametrize("channel", ["push", "webhook"])
+def test_a_block_made_after_the_invitation_was_queued_stops_its_device_notice(
+    alice, bob, alices_devices, channel
+):
+    """The push service was down when the invitation went out; she blocks bob before the
+    task's retry: the retry tells her nothing (nor does the email's)."""
+    from games import notices
+    from games.jobs import emails, push
+
+    game = invite(bob, alice)  # queued, not sent yet (the tasks run at the commit)
+    Block.objects.create(blocker=alice, blocked=bob)
+
+    number = notices.INVITE_NUMBER
+    outcome = push.deliver(
+        game_id=game.pk, ply=number, user_id=alice.pk, kind="invite", channel=channel
+    )
+    assert outcome == "silenced"
+    assert alices_devices.received == []
+    assert emails.invite(game_id=game.pk, user_id=alice.pk) == "silenced"
+    assert mail.outbox == []

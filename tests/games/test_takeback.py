@@ -74,6 +74,36 @@ def test_an_accepted_take_back_undoes_the_move_and_the_record_forgets_it(alice, 
     ]
 
 
+def test_a_taken_back_moves_own_request_sent_again_is_refused_as_stale(alice, bob):
+    """The request that made the move comes again after the take back (a retry, a page that
+    reposts it): same idempotency key, same ply, and that ply is the game's again. The key
+    stays spent, so it is a 409 with the game as it stands, and the move the others agreed to
+    undo is not played again."""
+    game = make(alice, bob)
+    move(game, alice, {"place": "a1"})
+    move(game, bob, {"place": "t1"})
+    request = {"action": json.dumps({"place": "t20"}), "ply": "2", "key": "alice-t20"}
+    client = client_for(alice)
+    first = client.post(f"/games/{game.public_id}/act/", request, HTTP_HX_REQUEST="true")
+    assert first.status_code == 204
+    takeback_request(game=game, user=alice)
+    takeback_answer(game=game, user=bob, accept=True)
+    before = snapshot(game)
+    assert before[0] == 2
+
+    again = client.post(f"/games/{game.public_id}/act/", request, HTTP_HX_REQUEST="true")
+    assert again.status_code == 409
+    assert "here is the game as it stands now" in again.content.decode()
+    assert snapshot(game) == before  # nothing played, nothing written
+    with pytest.raises(services.StalePly):  # the service's answer, for any caller
+        services.action_submit(
+            game=game, user=alice, action={"place": "t20"}, expected_ply=2, key="alice-t20"
+        )
+    assert snapshot(game) == before
+    move(game, alice, {"place": "t20"})  # the same move with a fresh key: a new decision
+    assert game.ply == 3
+
+
 def test_a_declined_take_back_changes_nothing(alice, bob):
     game = make(alice, bob)
     move(game, alice, {"place": "a1"})

@@ -62,14 +62,19 @@ class Broker:
     """One test's Celery queue on Redis, and the test process's Celery app sending to it."""
 
     SWITCHED = ("task_always_eager", "broker_url", "task_default_queue")
+    # Routed to the notices' queue (NOTICES_QUEUE in config/settings.py): this test's own.
+    NOTICE_TASKS = ("games.tasks.send_push", "games.tasks.send_webhook")
 
     def __init__(self, url: str):
         import redis
 
         self.url = url
         self.queue = f"test-{uuid.uuid4().hex[:12]}"
+        # What a worker started with CELERY_TASK_DEFAULT_QUEUE=queue takes for NOTICES_QUEUE.
+        self.notices_queue = f"{self.queue}-notices"
         self.redis = redis.Redis.from_url(url)
         self._saved: dict | None = None
+        self._saved_routes: dict = {}
 
     def connect(self) -> None:
         """From now on this process queues tasks on Redis, as the web processes do, instead of
@@ -79,6 +84,11 @@ class Broker:
 
         self._saved = {name: app.conf[name] for name in self.SWITCHED}
         app.conf.update(task_always_eager=False, broker_url=self.url, task_default_queue=self.queue)
+        # Only the notices' routes change: a test may have routed another task (the analysis).
+        routes = dict(app.conf.task_routes or {})
+        self._saved_routes = {name: routes.get(name) for name in self.NOTICE_TASKS}
+        routes.update({name: {"queue": self.notices_queue} for name in self.NOTICE_TASKS})
+        app.conf.task_routes = routes
         _forget_connections(app)
 
     def disconnect(self) -> None:
@@ -86,14 +96,26 @@ class Broker:
 
         if self._saved is not None:
             app.conf.update(self._saved)
+            routes = dict(app.conf.task_routes or {})
+            for name, route in self._saved_routes.items():
+                if route is None:
+                    routes.pop(name, None)
+                else:
+                    routes[name] = route
+            app.conf.task_routes = routes
             _forget_connections(app)
             # kombu keeps one pool per broker URL for the process: close them all (the next
             # use opens new ones), Redis's connections with them.
             kombu.pools.reset()
             self._saved = None
         # The queue, and kombu's record of its binding to the exchange of the same name.
-        bindings = [f"_kombu.{kind}.{self.queue}" for kind in ("binding", "binding_permanent")]
-        self.redis.delete(self.queue, *bindings)
+        queues = (self.queue, self.notices_queue)
+        bindings = [
+            f"_kombu.{kind}.{queue}"
+            for kind in ("binding", "binding_permanent")
+            for queue in queues
+        ]
+        self.redis.delete(*queues, *bindings)
         self.redis.close()
 
     @staticmethod
@@ -219,7 +241,7 @@ class Worker:
             "--concurrency=1",
             "--loglevel=warning",
             "-Q",
-            self.broker.queue,
+            f"{self.broker.queue},{self.broker.notices_queue}",
             "--hostname",
             self.hostname,
             # Nothing to synchronise with other workers: start at once, and stay out of them.

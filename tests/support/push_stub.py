@@ -9,6 +9,7 @@ import base64
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -33,11 +34,19 @@ class Stub:
     server: ThreadingHTTPServer
     received: list[Received] = field(default_factory=list)
     answers: list[int] = field(default_factory=list)  # status codes to answer next, in order
+    location: str = ""  # the Location header of a 3xx answer
+    # Called with each request before it is answered (in the server's thread): a test holds an
+    # answer back with it.
+    before_answer: Callable[[Received], None] | None = None
 
     @property
     def url(self) -> str:
         host, port = self.server.server_address[:2]
         return f"http://{host}:{port}"
+
+    @property
+    def port(self) -> int:
+        return self.server.server_address[1]
 
     def on(self, prefix: str) -> list[Received]:
         return [r for r in self.received if r.path.startswith(prefix)]
@@ -54,11 +63,14 @@ def start() -> Stub:
         def do_POST(self):  # noqa: N802 (http.server's name)
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
-            stub.received.append(
-                Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-            )
+            received = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            stub.received.append(received)
+            if stub.before_answer is not None:
+                stub.before_answer(received)
             status = stub.answers.pop(0) if stub.answers else 201
             self.send_response(status)
+            if 300 <= status < 400 and stub.location:
+                self.send_header("Location", stub.location)
             self.send_header("Content-Length", "0")
             self.end_headers()
 

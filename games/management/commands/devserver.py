@@ -46,8 +46,9 @@ def start_worker_and_beat() -> None:
         pool_cls="solo",
         concurrency=1,
         # The analysis queue too: an analysis runs in slices of a few seconds
-        # (ANALYSIS_CHUNK_SECONDS), between which the computer's turns get their turn.
-        queues=[app.conf.task_default_queue, settings.ANALYSIS_QUEUE],
+        # (ANALYSIS_CHUNK_SECONDS), between which the computer's turns get their turn. And the
+        # notices' queue (Web Push, webhooks), which production gives a worker of its own.
+        queues=[app.conf.task_default_queue, settings.ANALYSIS_QUEUE, settings.NOTICES_QUEUE],
         without_heartbeat=True,
         without_mingle=True,
         without_gossip=True,
