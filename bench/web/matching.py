@@ -241,6 +241,8 @@ def sweep_once(args) -> None:
         return out
 
     seeks._start_table = timed_start
+    if args.matching_only:  # the matching alone: the tables it fills are left unstarted
+        seeks._start_table = lambda *a, **k: 0
     began = time.perf_counter()
     if args.profile:
         import cProfile
@@ -268,7 +270,8 @@ def sweep_once(args) -> None:
             f"({1000 * statistics.median(starts):.1f} ms each, median)"
         )
     print(f"  the whole sweep: {total:.2f} s")
-    # Leave the database as it was for the next run: the requests made here are cancelled.
+    # Leave the database as it was for the next run: the requests made here are cancelled
+    # (those of tables left full and unstarted by --matching-only too).
     Seek.objects.filter(user__in=users, status=Seek.Status.WAITING).update(
         status=Seek.Status.CANCELLED, ended_at=now
     )
@@ -288,6 +291,9 @@ def main() -> None:
     two.add_argument("--waiting", type=int, default=10000)
     two.add_argument("--seed", type=int, default=1)
     two.add_argument("--profile", action="store_true", help="profile the matching (no starts)")
+    two.add_argument(
+        "--matching-only", action="store_true", help="time the matching, start no game"
+    )
     args = parser.parse_args()
     if Seek.objects.filter(status=Seek.Status.WAITING).exists():
         # Requests left by an earlier, interrupted run would be matched with this run's.

@@ -357,11 +357,12 @@ def plan(tables: list[_Table], blocked: set[tuple[int, int]], now: float) -> Pla
     for group in groups.values():
         by_rating = sorted(group, key=lambda t: t.centre)
         centres = [t.centre for t in by_rating]
+        widest = max(t.spread for t in group)
         for target in sorted(group, key=lambda t: t.created):
             if target.gone:
                 continue
             while len(target.seats) < target.players or target.flexible:
-                other = _nearest_fit(target, by_rating, centres, blocked, now)
+                other = _nearest_fit(target, by_rating, centres, blocked, now, widest)
                 if other is None:
                     break
                 if target.flexible and not other.flexible:
@@ -369,6 +370,7 @@ def plan(tables: list[_Table], blocked: set[tuple[int, int]], now: float) -> Pla
                     out.sizes[target.table_id] = other.players
                 target.seats.extend(other.seats)
                 target.settle()
+                widest = max(widest, target.spread)
                 other.gone = True
                 out.moves[other.table_id] = target.table_id
                 if len(target.seats) >= target.players:
@@ -385,22 +387,26 @@ def plan(tables: list[_Table], blocked: set[tuple[int, int]], now: float) -> Pla
     return out
 
 
-def _nearest_fit(target, by_rating, centres, blocked, now) -> _Table | None:
-    """The nearest table (by mean rating) whose players may all sit with ``target``'s."""
+def _nearest_fit(target, by_rating, centres, blocked, now, widest: int) -> _Table | None:
+    """The nearest table (by mean rating) whose players may all sit with ``target``'s: a scan
+    outwards on each side of the target's place in ``by_rating``, which stops at the first
+    table too far to fit (the list is in order of rating) or after NEIGHBOURS tables.
+    ``widest``: no table of the group spreads its ratings wider than this."""
     free = target.players - len(target.seats)
     start = bisect.bisect_left(centres, target.centre)
-    # No player of another table further than this from the centre can fit with the
-    # target's players (the narrower window decides a pair, and the target's widest one
-    # reaches this far from its own rating, which is within its table's spread of the centre).
-    reach = max(s.reach for s in target.seats) + target.spread
+    # No player of a table whose mean is further than this from the target's can fit with the
+    # target's players: the narrower window decides a pair, the target's widest reaches this
+    # far from its own rating, and a rating is within its table's spread of the table's mean.
+    reach = max(s.reach for s in target.seats) + target.spread + widest
     best, best_gap = None, None
-    for step in range(NEIGHBOURS):
-        for index in (start - 1 - step, start + step):
-            if not 0 <= index < len(by_rating):
-                continue
+    for step, stop in ((-1, -1), (1, len(by_rating))):
+        index, looked = (start - 1 if step < 0 else start), 0
+        while index != stop and looked < NEIGHBOURS:
             other = by_rating[index]
-            if abs(other.centre - target.centre) > reach + other.spread:
-                continue
+            index += step
+            looked += 1
+            if abs(centres[index - step] - target.centre) > reach:
+                break  # every table further on this side is further still
             if other is target or other.gone:
                 continue
             if target.flexible and not other.flexible:
@@ -465,9 +471,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         _move_seats(_final(decided.moves))
         for pk, size in decided.sizes.items():
             SeekTable.objects.filter(pk=pk).update(players=size)
-        closed = [*decided.moves, *empty]
-        if closed:
-            SeekTable.objects.filter(pk__in=closed).update(status=SeekTable.Status.CANCELLED)
+        _close_tables([*decided.moves, *empty])
         touched = {u for pk in decided.moves.values() for u in _users(tables, pk)}
         _told(list(touched))
     started = 0
@@ -496,6 +500,22 @@ def _final(moves: dict[int, int]) -> dict[int, int]:
             kept = moves[kept]
         out[absorbed] = kept
     return out
+
+
+def _close_tables(pks: list[int]) -> None:
+    """The tables whose players moved on (or left) are closed: one statement with an array on
+    PostgreSQL (thousands of ids as parameters cost more to send than to apply)."""
+    if not pks:
+        return
+    if connection.vendor == "postgresql":
+        table = SeekTable._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f'UPDATE "{table}" SET "status" = %s WHERE "id" = ANY(%s::bigint[])',
+                [SeekTable.Status.CANCELLED, pks],
+            )
+        return
+    SeekTable.objects.filter(pk__in=pks).update(status=SeekTable.Status.CANCELLED)
 
 
 def _move_seats(moves: dict[int, int]) -> None:
