@@ -50,6 +50,7 @@ def deletion_request(*, user: User, password: str, running_games: str) -> Accoun
             deletion = AccountDeletion.objects.create(
                 user=user,
                 running_games=running_games,
+                requested_at=now,
                 due_at=now + timedelta(days=settings.DELETION_GRACE_DAYS),
             )
             account_close(user=user)

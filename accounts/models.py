@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.core.exceptions import ValidationError
 from django.db import connection, models
+from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
@@ -84,7 +85,7 @@ def deleted_username(number: int) -> str:
 # The names deletion gives are nobody else's: a live player may not take "deleted-7",
 # "Deleted player 7" or a name that reads the same (matched on name_key, whose skeleton writes
 # the digits 0 and 1 as the letters they look like).
-RESERVED_KEY = re.compile(r"deleted[\s_.-]*(player)?[\s_.-]*[ol\d]+")
+RESERVED_KEY = re.compile(r"deleted[\s_.-]*(player)?[\s_.-]*[oOl\d]+")
 
 
 class User(AbstractUser):
@@ -198,8 +199,6 @@ class User(AbstractUser):
         )
 
     def on_vacation(self, now=None) -> bool:
-        from django.utils import timezone
-
         return self.vacation_until is not None and self.vacation_until > (now or timezone.now())
 
 
@@ -322,7 +321,7 @@ class AccountDeletion(models.Model):
     running_games = models.CharField(
         max_length=10, choices=RunningGames.choices, default=RunningGames.RESIGN
     )
-    requested_at = models.DateTimeField(auto_now_add=True)
+    requested_at = models.DateTimeField(default=timezone.now)
     due_at = models.DateTimeField()
     # A moderator's hold: the deletion waits while ``held_at`` is set (games.admin asks why and
     # games.services.accounts_deletion logs it).

@@ -183,6 +183,7 @@ def erase(user: User, now) -> None:
             target=f"#{pk} by {shown}: {DELETED_TEXT}"
         )
     _rename_in(ModerationLog.objects.all(), "target", old_names, shown)
+    _rename_in(Report.objects.filter(reported_user=user), "reason", old_names, shown)
     _rename_in(LogEntry.objects.all(), "object_repr", old_names, shown)
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(User), object_id=str(user.pk)
