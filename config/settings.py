@@ -409,7 +409,17 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
-    "loggers": {"django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        # At DEBUG it logs every variable a template could not resolve with the whole context:
+        # an email's context holds the address and its confirmation or reset key. Never below
+        # INFO, whatever LOG_LEVEL says.
+        "django.template": {
+            "handlers": ["stderr"],
+            "level": "INFO" if LOG_LEVEL == "DEBUG" else LOG_LEVEL,
+            "propagate": False,
+        },
+    },
 }
 
 # --- Internationalisation ----------------------------------------------------------------------
