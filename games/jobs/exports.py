@@ -3,8 +3,9 @@
 and on the Settings page, kept ``EXPORT_DAYS``.
 
 The zip is written one file at a time to a part file beside its final name and renamed when
-complete, so memory stays flat whatever the player's number of games (bench/web/export.py
-measures it at 10,000 games) and a reader never meets half a zip. What goes in is read by
+complete: the records are read and dropped a game at a time, so memory grows only by the list
+for games.json and the zip's directory (about 5 KiB a game; bench/web/export.py measures it at
+10,000 games, bench/RESULTS.md), and a reader never meets half a zip. What goes in is read by
 games.selectors.personal, whose docstring says what is left out and why.
 """
 
