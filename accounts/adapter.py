@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.contrib import messages
 from django.utils import translation
 from django.utils.translation import gettext
 
+from accounts import closing
 from accounts.models import User
 from config.middleware import supported_language
 
@@ -27,3 +29,17 @@ class AccountAdapter(DefaultAccountAdapter):
         if code and not user.language:
             user.language = code
         return super().save_user(request, user, form, commit=commit)
+
+    def pre_login(self, request, user, **kwargs):
+        """Signing in with the right password reopens an account its owner closed and cancels
+        a pending deletion (accounts.closing); allauth has checked the password, and only then
+        would it turn an inactive account away."""
+        if not user.is_active and closing.reopen(user=user):
+            messages.info(
+                request,
+                gettext(
+                    "Welcome back: your account is open again, and any deletion you had asked "
+                    "for is cancelled."
+                ),
+            )
+        return super().pre_login(request, user, **kwargs)

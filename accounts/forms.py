@@ -2,7 +2,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
-from accounts.models import User, time_zone_names
+from accounts.models import AccountDeletion, User, time_zone_names
 from accounts.names import visible_text
 
 
@@ -53,3 +53,20 @@ class SettingsForm(forms.ModelForm):
             ("", gettext_lazy("Automatic (the browser's language)")),
             *settings.LANGUAGES,
         ]
+
+
+class DeletionForm(forms.Form):
+    """Deleting the account: the password confirms it is the owner, and the running games are
+    resigned or handed to the computer (games.services.accounts_deletion)."""
+
+    password = forms.CharField(
+        label=gettext_lazy("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    running_games = forms.ChoiceField(
+        label=gettext_lazy("Your running games"),
+        choices=AccountDeletion.RunningGames.choices,
+        initial=AccountDeletion.RunningGames.RESIGN,
+        widget=forms.RadioSelect,
+    )

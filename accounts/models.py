@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import re
+import secrets
 import zoneinfo
 
 from django.conf import settings
@@ -10,6 +12,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.core.exceptions import ValidationError
 from django.db import connection, models
+from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
@@ -68,6 +71,21 @@ def _user_sql(model) -> tuple[str, list[str], list]:
     cols = ", ".join(qn(f.column) for f in fields)
     sql = f"SELECT {cols} FROM {qn(model._meta.db_table)} WHERE {qn(model._meta.pk.column)} = %s"
     return sql, [f.attname for f in fields], converters(fields)
+
+
+def deleted_name(number: int) -> str:
+    """The name a deleted account's seats show, in the reader's language."""
+    return gettext("deleted player %(number)s") % {"number": number}
+
+
+def deleted_username(number: int) -> str:
+    return f"deleted-{number}"
+
+
+# The names deletion gives are nobody else's: a live player may not take "deleted-7",
+# "Deleted player 7" or a name that reads the same (matched on name_key, whose skeleton writes
+# the digits 0 and 1 as the letters they look like).
+RESERVED_KEY = re.compile(r"deleted[\s_.-]*(player)?[\s_.-]*[oOl\d]+")
 
 
 class User(AbstractUser):
@@ -144,11 +162,21 @@ class User(AbstractUser):
     # that the yearly allowance is counted from.
     vacation_until = models.DateTimeField(null=True, blank=True)
 
+    # Closed by its owner (Settings > Account): inactive, so the profile is hidden and no notice
+    # goes out, until the owner signs in again (accounts.adapter reopens it). A staff member's
+    # deactivation leaves this empty, and that account stays shut.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Deleted (games.services.accounts_deletion): nothing personal is left on the row; the seats
+    # of its games read "deleted player N".
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
     def email_language(self) -> str:
         """The language of this player's emails: their setting, else the site's default."""
         return self.language or settings.LANGUAGE_CODE
 
     def __str__(self) -> str:
+        if self.deleted_at is not None:
+            return deleted_name(self.pk)
         return self.display_name or self.username
 
     def save(self, *args, **kwargs):
@@ -162,6 +190,8 @@ class User(AbstractUser):
     def name_taken(self, name: str) -> bool:
         """Whether ``name`` reads as another player's username or display name."""
         key = name_key(name)
+        if key and RESERVED_KEY.fullmatch(key):
+            return True  # "deleted player 7" and "deleted-7" are the names deletion gives
         others = User.objects.exclude(pk=self.pk) if self.pk else User.objects.all()
         return (
             bool(key)
@@ -169,8 +199,6 @@ class User(AbstractUser):
         )
 
     def on_vacation(self, now=None) -> bool:
-        from django.utils import timezone
-
         return self.vacation_until is not None and self.vacation_until > (now or timezone.now())
 
 
@@ -228,3 +256,102 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
+def new_public_id() -> str:
+    # 24 URL-safe characters, 144 random bits: an export's address that cannot be guessed (the
+    # download still checks that the reader is its owner).
+    return secrets.token_urlsafe(18)
+
+
+class DataExport(models.Model):
+    """A player's "Download my data": a zip built by a Celery task (games.jobs.exports), kept
+    for ``EXPORT_DAYS`` and readable by its owner only. At most one is being built per player at
+    a time (the constraint below: a second request while one builds is refused)."""
+
+    class Status(models.TextChoices):
+        BUILDING = "building", gettext_lazy("Being prepared")
+        READY = "ready", gettext_lazy("Ready")
+        FAILED = "failed", gettext_lazy("Failed")
+        EXPIRED = "expired", gettext_lazy("Expired")
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="data_exports")
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.BUILDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    # The zip's name in EXPORT_ROOT (blank until it is written), its size, the games it holds.
+    file_name = models.CharField(max_length=100, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One export being built per player: the request's refusal, race-free.
+            models.UniqueConstraint(
+                fields=["user"], condition=models.Q(status="building"), name="export_one_building"
+            ),
+        ]
+        # The sweep: ready exports past their expiry, building ones past their lease.
+        indexes = [models.Index(fields=["status", "expires_at"], name="export_sweep_idx")]
+
+    def __str__(self) -> str:
+        return f"data export {self.public_id} of {self.user}: {self.status}"
+
+
+class AccountDeletion(models.Model):
+    """A player's request to delete their account. It waits ``DELETION_GRACE_DAYS`` (a sign-in
+    meanwhile cancels it: accounts.adapter), then the periodic task deletes what is personal
+    (games.services.accounts_deletion). A moderator's hold pauses it; a staff account's deletion
+    waits for another staff member's approval."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", gettext_lazy("Pending")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
+        DONE = "done", gettext_lazy("Done")
+
+    class RunningGames(models.TextChoices):
+        RESIGN = "resign", gettext_lazy("Resign them")
+        COMPUTER = "computer", gettext_lazy("Hand them to the computer")
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="deletions")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    running_games = models.CharField(
+        max_length=10, choices=RunningGames.choices, default=RunningGames.RESIGN
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    due_at = models.DateTimeField()
+    # A moderator's hold: the deletion waits while ``held_at`` is set (games.admin asks why and
+    # games.services.accounts_deletion logs it).
+    held_at = models.DateTimeField(null=True, blank=True)
+    held_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    hold_reason = models.CharField(max_length=500, blank=True)
+    # A staff account is deleted only once another staff member has approved it.
+    approved_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["due_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status="pending"),
+                name="deletion_one_pending",
+            ),
+        ]
+        # The periodic task: pending deletions whose grace period is over.
+        indexes = [models.Index(fields=["status", "due_at"], name="deletion_due_idx")]
+
+    def __str__(self) -> str:
+        return f"deletion of {self.user} ({self.status}, due {self.due_at:%Y-%m-%d %H:%M})"
+
+    @property
+    def needs_approval(self) -> bool:
+        """A staff account waits for another staff member's approval."""
+        return self.user.is_staff and self.approved_by_id is None

@@ -1,5 +1,6 @@
 from django.conf import settings as django_settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
@@ -8,9 +9,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
-from accounts import vacations
-from accounts.forms import SettingsForm
-from accounts.models import Block, User
+from accounts import closing, vacations
+from accounts.forms import DeletionForm, SettingsForm
+from accounts.models import Block, DataExport, User
 from accounts.tokens import unsubscribe_user_id
 from config.middleware import supported_language
 
@@ -63,6 +64,82 @@ def settings_page(request):
             "blocks": blocks,
             "vacation_left": vacations.days_left(request.user),
             "vacation_allowance": django_settings.VACATION_DAYS_PER_YEAR,
+            **your_data(request.user),
+        },
+    )
+
+
+def your_data(user) -> dict:
+    """The Settings page's "Your data" part: the latest exports (a ready one's link)."""
+    exports = list(DataExport.objects.filter(user=user)[:3])
+    return {
+        "data_exports": exports,
+        "export_building": any(e.status == DataExport.Status.BUILDING for e in exports),
+        "export_days": django_settings.EXPORT_DAYS,
+        "deletion_grace_days": django_settings.DELETION_GRACE_DAYS,
+    }
+
+
+@login_required
+@require_POST
+def close_account(request):
+    """Close the account (hidden, no notices) and sign out; signing in reopens it."""
+    closing.account_close(user=request.user)
+    logout(request)
+    messages.success(
+        request,
+        gettext(
+            "Your account is closed: your profile is hidden and you get no more notices. Sign "
+            "in again whenever you like to open it."
+        ),
+    )
+    return redirect("home")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request):
+    """Ask for the account's deletion: the password, and what happens to running games."""
+    form = DeletionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            deletion = closing.deletion_request(
+                user=request.user,
+                password=form.cleaned_data["password"],
+                running_games=form.cleaned_data["running_games"],
+            )
+        except closing.ClosingError as exc:
+            form.add_error(None, str(exc))
+        else:
+            logout(request)
+            text = gettext(
+                "Your account will be deleted on %(date)s. Until then it is closed; signing in "
+                "cancels the deletion."
+            ) % {"date": f"{deletion.due_at:%Y-%m-%d}"}
+            if deletion.needs_approval:
+                text += " " + gettext(
+                    "A staff account's deletion also waits for another staff member."
+                )
+            messages.success(request, text)
+            return redirect("home")
+    return render(
+        request,
+        "accounts/delete.html",
+        {"form": form, "grace_days": django_settings.DELETION_GRACE_DAYS},
+        status=400 if form.errors else 200,
+    )
+
+
+def privacy(request):
+    """What is stored, for how long, who sees what, and how to take it away."""
+    return render(
+        request,
+        "privacy.html",
+        {
+            "export_days": django_settings.EXPORT_DAYS,
+            "grace_days": django_settings.DELETION_GRACE_DAYS,
+            "backup_days": django_settings.BACKUP_KEEP,
+            "session_days": django_settings.SESSION_COOKIE_AGE // 86400,
         },
     )
 

@@ -398,9 +398,28 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name} [{process}] {message}", "style": "{"},
     },
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # Logs keep no email address (the privacy page says so): any that a message or a third
+    # party's log line carries is masked before it is written (config/logfilters.py).
+    "filters": {"no_emails": {"()": "config.logfilters.MaskEmails"}},
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["no_emails"],
+        }
+    },
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
-    "loggers": {"django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        # At DEBUG it logs every variable a template could not resolve with the whole context:
+        # an email's context holds the address and its confirmation or reset key. Never below
+        # INFO, whatever LOG_LEVEL says.
+        "django.template": {
+            "handlers": ["stderr"],
+            "level": "INFO" if LOG_LEVEL == "DEBUG" else LOG_LEVEL,
+            "propagate": False,
+        },
+    },
 }
 
 # --- Internationalisation ----------------------------------------------------------------------
@@ -501,6 +520,21 @@ HEALTH_WORKER_STALE_SECONDS = env_int("HEALTH_WORKER_STALE_SECONDS", 60, minimum
 
 # Vacation (accounts.vacations): days a player may pause all their move clocks in any 365 days.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
+
+# "Download my data" (games.jobs.exports): the zips are written to EXPORT_ROOT (a folder the web
+# processes and the Celery workers share), kept EXPORT_DAYS, then deleted by the hourly sweep; a
+# build that has not finished after EXPORT_LEASE_SECONDS (a worker died) counts as failed, so
+# that the player may ask again.
+EXPORT_ROOT = Path(env_str("EXPORT_ROOT", str(BASE_DIR / "out" / "exports")))
+EXPORT_DAYS = env_int("EXPORT_DAYS", 3, minimum=1)
+EXPORT_LEASE_SECONDS = env_int("EXPORT_LEASE_SECONDS", 3600, minimum=60)
+# Deleting an account (games.services.accounts_deletion) waits this many days; a sign-in
+# meanwhile cancels it.
+DELETION_GRACE_DAYS = env_int("DELETION_GRACE_DAYS", 7, minimum=0)
+# Backups (README, "Backups"): `manage.py backup_db` writes pg_dump's custom format here and
+# keeps the newest BACKUP_KEEP dumps; `manage.py restore_drill` restores the newest.
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "out" / "backups")))
+BACKUP_KEEP = env_int("BACKUP_KEEP", 30, minimum=1)
 
 # --- Channels and Celery -----------------------------------------------------------------------
 
@@ -653,6 +687,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_analyses",
         "schedule": 60.0,
         "options": {"expires": 55},
+    },
+    # Accounts whose deletion is due, expired data exports and sessions (games.jobs.accounts).
+    "sweep-accounts": {
+        "task": "games.tasks.sweep_accounts",
+        "schedule": 3600.0,
+        "options": {"expires": 3500},
     },
 }
 

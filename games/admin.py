@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from accounts.admin import BlokusUserAdmin
+from accounts.models import AccountDeletion
 from games import services
 from games.models import (
     Action,
@@ -33,7 +34,7 @@ from games.models import (
     Tournament,
     TournamentTable,
 )
-from games.services import GameError
+from games.services import GameError, accounts_deletion
 
 REASON_MAX = 500  # ModerationLog.reason
 
@@ -541,3 +542,78 @@ def _points(table, text: str) -> dict[int, float]:
             raise GameError(f"no player called {name.strip()!r}")
         out[user.pk] = number
     return out
+
+
+# -- account deletions -------------------------------------------------------------------------
+
+
+def _deletion_action(service, name: str, done_label: str):
+    def action(modeladmin, request, queryset):
+        reason = action_reason(modeladmin, request)
+        if reason is None:
+            return
+        done, refused = 0, []
+        for deletion in queryset:
+            try:
+                service(deletion=deletion, staff=request.user, reason=reason)
+            except GameError as exc:
+                refused.append(f"{deletion}: {exc}")
+            else:
+                done += 1
+        _report(modeladmin, request, done, done_label, refused)
+
+    action.__name__ = name
+    return action
+
+
+hold_deletions = admin.action(description="Hold the selected deletions", permissions=["moderate"])(
+    _deletion_action(accounts_deletion.deletion_hold, "hold_deletions", "Deletions held")
+)
+release_deletions = admin.action(
+    description="Release the selected deletions", permissions=["moderate"]
+)(_deletion_action(accounts_deletion.deletion_release, "release_deletions", "Deletions released"))
+approve_deletions = admin.action(
+    description="Approve the selected staff accounts' deletions", permissions=["moderate"]
+)(_deletion_action(accounts_deletion.deletion_approve, "approve_deletions", "Deletions approved"))
+
+
+@admin.register(AccountDeletion)
+class AccountDeletionAdmin(ModerationAdmin):
+    """Account deletions, pending first: a hold pauses one (a moderation case needs the
+    account as it is), and a staff account's deletion waits for another staff member's
+    approval. The deletion itself is the hourly task's (games.services.accounts_deletion)."""
+
+    list_display = (
+        "user",
+        "status",
+        "requested_at",
+        "due_at",
+        "running_games",
+        "held_at",
+        "hold_reason",
+        "waits_for_approval",
+    )
+    list_filter = ("status",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    actions = [hold_deletions, release_deletions, approve_deletions]
+    readonly_fields = (
+        "user",
+        "status",
+        "running_games",
+        "requested_at",
+        "due_at",
+        "held_at",
+        "held_by",
+        "hold_reason",
+        "approved_by",
+        "finished_at",
+    )
+
+    def get_queryset(self, request):
+        pending_first = Case(When(status=AccountDeletion.Status.PENDING, then=Value(0)), default=1)
+        return super().get_queryset(request).order_by(pending_first, "due_at")
+
+    @admin.display(boolean=True, description="Waits for approval")
+    def waits_for_approval(self, obj) -> bool:
+        return obj.status == AccountDeletion.Status.PENDING and obj.needs_approval

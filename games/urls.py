@@ -5,6 +5,7 @@ from games.views import (
     chat,
     concede,
     devices,
+    exports,
     game,
     help,
     history,
@@ -75,6 +76,12 @@ urlpatterns = [
     path("settings/notifications/", devices.notices, name="notices"),
     path("settings/notifications/subscribe/", devices.subscribe, name="push_subscribe"),
     path("settings/notifications/unsubscribe/", devices.unsubscribe, name="push_unsubscribe"),
+    path("settings/data/export/", exports.request_export, name="data_export"),
+    path(
+        "settings/data/export/<str:public_id>/",
+        exports.download,
+        name="data_export_download",
+    ),
     path("sw.js", devices.service_worker, name="service_worker"),
     path("manifest.webmanifest", devices.manifest, name="manifest"),
 ]

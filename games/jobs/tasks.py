@@ -10,7 +10,7 @@ import smtplib
 from celery import shared_task
 
 from games import health
-from games.jobs import analysis, computer, deadlines, digests, emails, push
+from games.jobs import accounts, analysis, computer, deadlines, digests, emails, exports, push
 from games.models import Game
 from games.services import seeks, tournaments
 
@@ -136,3 +136,15 @@ def sweep_tournaments() -> dict[str, int]:
 def send_tournament_reminder(tournament_id: int, user_id: int) -> str:
     """The "starts within the hour" email to one registered player."""
     return emails.tournament_reminder(tournament_id=tournament_id, user_id=user_id)
+
+
+@shared_task(name="games.tasks.build_data_export")
+def build_data_export(export_id: int) -> str:
+    """Build a player's "Download my data" zip and email its link (games.jobs.exports); once."""
+    return exports.build(export_id)
+
+
+@shared_task(name="games.tasks.sweep_accounts")
+def sweep_accounts() -> dict[str, int]:
+    """Every hour (CELERY_BEAT_SCHEDULE): due account deletions, expired exports and sessions."""
+    return accounts.sweep()

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.engine import blksgf
 from games.models import Game, Seat
 from games.selectors.access import Viewed
 from games.selectors.analysis import export_entries
@@ -85,3 +86,29 @@ def record_document(game: Game, seat: Seat | None) -> dict:
         "view": game_view(game, seat),
         "actions": payloads,
     }
+
+
+def pentobi_mappable(game: Game) -> bool:
+    """Whether Pentobi can open the finished game's record (games/engine/blksgf.py): classic
+    only (Pentobi knows no cards), and with three players only when green is shared (Pentobi
+    always shares its colour 4)."""
+    return (
+        game.status == Game.Status.FINISHED
+        and game.mode == Game.Mode.CLASSIC
+        and (game.players != 3 or game.shared_color in ("", "green"))
+    )
+
+
+def pentobi_text(game: Game, record: dict, seats: list[Seat]) -> str | None:
+    """The finished game's ``.blksgf`` text from its full record (``record_document``), the
+    seats' labels as the players' names; None where Pentobi cannot open it."""
+    if not pentobi_mappable(game):
+        return None
+    try:
+        return blksgf.export(
+            record,
+            names=[s.label for s in sorted(seats, key=lambda s: s.index)],
+            date=f"{game.finished_at:%Y-%m-%d}" if game.finished_at else "",
+        )
+    except blksgf.ExportError:  # unreachable for a finished classic game
+        return None
