@@ -277,9 +277,17 @@ def _pair_groups(order: list[Player], allowed) -> tuple[dict[int, int], list[int
         top, bottom = bracket[:half], bracket[half:]
         floaters = []
         for p in top:
-            options = list(itertools.islice((q for q in bottom if allowed(p, q)), 6))
-            calm = [q for q in options if not (_need(order[p]) == _need(order[q]) != 0)]
-            choice = (calm or options or [None])[0]
+            # The first allowed opponent whose first-move need does not clash, else the first
+            # allowed one (a clash makes someone a third first in a row or three ahead).
+            need = _need(order[p])
+            options = (q for q in bottom if allowed(p, q))
+            first = choice = next(options, None)
+            while choice is not None and need != 0 and _need(order[choice]) == need:
+                choice = next(options, None)
+            if choice is None and end < len(order):
+                choice = None  # a clash at best: float down and look in the next group
+            elif choice is None:
+                choice = first
             if choice is None:
                 floaters.append(p)
                 continue
@@ -288,6 +296,35 @@ def _pair_groups(order: list[Player], allowed) -> tuple[dict[int, int], list[int
         floaters = sorted(floaters + bottom)
         start = end
     return mate, floaters
+
+
+def _clash(a: Player, b: Player) -> bool:
+    return _need(a) == _need(b) != 0
+
+
+def _mend_clashes(order: list[Player], mate: dict[int, int], fresh) -> None:
+    """Two players who must both move first (or both second) trade opponents with the nearest
+    pair (by rank) where the trade leaves no clash and no repeat: the groups' order can corner
+    such a pair at the bottom of the field."""
+    for a in sorted(mate, reverse=True):
+        b = mate[a]
+        if a > b or not _clash(order[a], order[b]):
+            continue
+        others = sorted((c for c in mate if c < mate[c] and c != a), key=lambda c: abs(c - a))
+        for c in others:
+            d = mate[c]
+            for x, y in ((c, d), (d, c)):
+                if (
+                    fresh(a, x)
+                    and fresh(b, y)
+                    and not _clash(order[a], order[x])
+                    and not _clash(order[b], order[y])
+                ):
+                    mate[a], mate[x], mate[b], mate[y] = x, a, y, b
+                    break
+            else:
+                continue
+            break
 
 
 def _augment(nodes: list[int], mate: dict[int, int], allowed) -> None:
@@ -403,6 +440,7 @@ def swiss(
             mate[a], mate[b] = b, a
         if len(mate) + 1 < len(order):
             _augment(everyone, mate, possible)
+    _mend_clashes(order, mate, fresh)
     tables, extra = [], []
     for i, p in enumerate(order):
         if i not in mate:
@@ -416,9 +454,7 @@ def swiss(
 
 
 def _seat_table(table: list[Player], size: int, rank: Mapping[int, int]) -> tuple[int, ...]:
-    ordered = sorted(
-        table, key=lambda p: (p.firsts * size - p.games, p.streak, rank[p.id], p.id)
-    )
+    ordered = sorted(table, key=lambda p: (p.firsts * size - p.games, p.streak, rank[p.id], p.id))
     if ordered[0].streak >= 2:
         fresh = [p for p in ordered if p.streak < 2]
         if fresh:
@@ -496,9 +532,7 @@ def _circle(ids: list[int], double: bool, blocked) -> list[Pairing]:
                 tables.append((a, b))
         rounds.append(Pairing(tables=tables, byes=byes))
     if double:
-        rounds += [
-            Pairing(tables=[(b, a) for a, b in r.tables], byes=list(r.byes)) for r in rounds
-        ]
+        rounds += [Pairing(tables=[(b, a) for a, b in r.tables], byes=list(r.byes)) for r in rounds]
     return rounds
 
 
@@ -517,9 +551,7 @@ def _schedule(ids: list[int], size: int, double: bool, blocked) -> list[Pairing]
         if best_key is None or key < best_key:
             best, best_key = rounds, key
     return [
-        Pairing(
-            tables=[tuple(ids[i] for i in t) for t in r.tables], byes=[ids[i] for i in r.byes]
-        )
+        Pairing(tables=[tuple(ids[i] for i in t) for t in r.tables], byes=[ids[i] for i in r.byes])
         for r in best
     ]
 
@@ -532,9 +564,7 @@ def _attempt(n, size, need, least, cut, pairs, rng, attempt):
     seats: Counter[tuple[int, int]] = Counter()
     rounds = []
     cap = least * 3 + 6
-    while len(rounds) < least or (
-        any(meets[a][b] < need for a, b in pairs) and len(rounds) < cap
-    ):
+    while len(rounds) < least or (any(meets[a][b] < need for a, b in pairs) and len(rounds) < cap):
         weight = [
             [BLOCKED if cut[a][b] else 8 ** meets[a][b] - 1 for b in range(n)] for a in range(n)
         ]
