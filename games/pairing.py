@@ -335,7 +335,8 @@ def _augment(nodes: list[int], mate: dict[int, int], allowed) -> None:
     match = [index.get(mate.get(v), -1) for v in nodes]
     for root in range(n):
         if match[root] == -1:
-            end, parent = _find_path(root, n, match, lambda a, b: allowed(nodes[a], nodes[b]))
+            search = _Search(root, n, match, lambda a, b: allowed(nodes[a], nodes[b]))
+            end, parent = search.run(), search.parent
             while end != -1:
                 prev = parent[end]
                 nxt = match[prev]
@@ -347,13 +348,38 @@ def _augment(nodes: list[int], mate: dict[int, int], allowed) -> None:
             mate[nodes[i]] = nodes[j]
 
 
-def _find_path(root, n, match, edge):
-    used, parent, base = [False] * n, [-1] * n, list(range(n))
-    used[root] = True
-    queue = [root]
+class _Search:
+    """One breadth-first search for an augmenting path from ``root`` (Edmonds: an odd cycle
+    found on the way is a blossom, contracted to its base)."""
 
-    def lca(a, b):
-        seen = [False] * n
+    def __init__(self, root, n, match, edge):
+        self.n, self.match, self.edge = n, match, edge
+        self.used, self.parent, self.base = [False] * n, [-1] * n, list(range(n))
+        self.used[root] = True
+        self.root, self.queue = root, [root]
+
+    def run(self) -> int:
+        match, parent, base, queue = self.match, self.parent, self.base, self.queue
+        head = 0
+        while head < len(queue):
+            v = queue[head]
+            head += 1
+            for to in range(self.n):
+                if to == v or base[v] == base[to] or match[v] == to or not self.edge(v, to):
+                    continue
+                if to == self.root or (match[to] != -1 and parent[match[to]] != -1):
+                    self.shrink(v, to)
+                elif parent[to] == -1:
+                    parent[to] = v
+                    if match[to] == -1:
+                        return to
+                    self.used[match[to]] = True
+                    queue.append(match[to])
+        return -1
+
+    def lca(self, a, b):
+        match, parent, base = self.match, self.parent, self.base
+        seen = [False] * self.n
         while True:
             a = base[a]
             seen[a] = True
@@ -366,38 +392,25 @@ def _find_path(root, n, match, edge):
                 return b
             b = parent[match[b]]
 
-    def mark(v, b, child, blossom):
+    def mark(self, v, b, child, blossom):
+        match, parent, base = self.match, self.parent, self.base
         while base[v] != b:
             blossom[base[v]] = blossom[base[match[v]]] = True
             parent[v] = child
             child = match[v]
             v = parent[match[v]]
 
-    head = 0
-    while head < len(queue):
-        v = queue[head]
-        head += 1
-        for to in range(n):
-            if to == v or base[v] == base[to] or match[v] == to or not edge(v, to):
-                continue
-            if to == root or (match[to] != -1 and parent[match[to]] != -1):
-                current = lca(v, to)
-                blossom = [False] * n
-                mark(v, current, to, blossom)
-                mark(to, current, v, blossom)
-                for i in range(n):
-                    if blossom[base[i]]:
-                        base[i] = current
-                        if not used[i]:
-                            used[i] = True
-                            queue.append(i)
-            elif parent[to] == -1:
-                parent[to] = v
-                if match[to] == -1:
-                    return to, parent
-                used[match[to]] = True
-                queue.append(match[to])
-    return -1, parent
+    def shrink(self, v, to):
+        current = self.lca(v, to)
+        blossom = [False] * self.n
+        self.mark(v, current, to, blossom)
+        self.mark(to, current, v, blossom)
+        for i in range(self.n):
+            if blossom[self.base[i]]:
+                self.base[i] = current
+                if not self.used[i]:
+                    self.used[i] = True
+                    self.queue.append(i)
 
 
 def swiss(
@@ -571,17 +584,10 @@ def _attempt(n, size, need, least, cut, pairs, rng, attempt):
         unmet = [sum(1 for b in range(n) if b != a and meets[a][b] < need) for a in range(n)]
         order = sorted(range(n), key=lambda a: (byes_had[a], unmet[a], rng.random()))
         out, playing = order[: n % size], order[n % size :]
-        tables = None
-        for _ in range(2):  # two seeded starts per round: the swaps find local optima
-            rng.shuffle(playing)
-            trial = [playing[i : i + size] for i in range(0, len(playing), size)]
-            _improve(trial, lambda a, b: weight[a][b], reach=len(trial), passes=6 + attempt)
-            total = sum(_table_cost(t, lambda a, b: weight[a][b]) for t in trial)
-            if tables is None or total < best_total:
-                tables, best_total = trial, total
+        tables = _pick_tables(playing, size, weight, rng, passes=6 + attempt)
         kept = []
         for table in tables:
-            if _table_cost(table, lambda a, b: weight[a][b]) >= BLOCKED:
+            if _table_cost(table, _matrix_cost(weight)) >= BLOCKED:
                 out += table  # no way to seat this table without a blocked pair: it sits out
                 continue
             for a, b in itertools.combinations(table, 2):
@@ -592,6 +598,24 @@ def _attempt(n, size, need, least, cut, pairs, rng, attempt):
             byes_had[a] += 1
         rounds.append(Pairing(tables=kept, byes=sorted(out)))
     return rounds, meets
+
+
+def _matrix_cost(weight: list[list[int]]) -> Callable[[int, int], int]:
+    return lambda a, b: weight[a][b]
+
+
+def _pick_tables(playing, size, weight, rng, *, passes):
+    """The better of two seeded starts, each improved by swaps (they find local optima)."""
+    cost = _matrix_cost(weight)
+    best, best_total = None, None
+    for _ in range(2):
+        rng.shuffle(playing)
+        trial = [playing[i : i + size] for i in range(0, len(playing), size)]
+        _improve(trial, cost, reach=len(trial), passes=passes)
+        total = sum(_table_cost(t, cost) for t in trial)
+        if best is None or total < best_total:
+            best, best_total = trial, total
+    return best
 
 
 def _rotate(table: list[int], seats: Counter, rng: random.Random) -> tuple[int, ...]:
