@@ -132,6 +132,7 @@ ALLOWED: dict[str, set[str]] = {
         "games.translations",
     },
     "games.health": set(),
+    "games.pairing": set(),  # pure: tournament pairings and standings
     "games.metrics": {"games.models", "games.health"},
     "games.forms": {"games.engine", "games.models", "games.services", "games.translations"},
     "games.views": {
