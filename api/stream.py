@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.core.handlers.asgi import ASGIRequest
+from django.db import OperationalError
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 
@@ -33,6 +34,24 @@ from games.selectors.access import game_for_viewer
 
 KEEPALIVE_SECONDS = 20.0
 CONTENT_TYPE = "application/x-ndjson"
+
+
+async def read(function, *args):
+    """``function(*args)`` on a database thread (channels' ``database_sync_to_async``: old
+    connections closed around it, as a consumer's reads are). SQLite's shared in-memory
+    database (the tests') answers a read that meets a write's table lock with an error
+    instead of waiting for it: the read is tried again, a few times, after a moment."""
+    for attempt in range(READ_TRIES):
+        try:
+            return await database_sync_to_async(function)(*args)
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == READ_TRIES - 1:
+                raise
+            await asyncio.sleep(0.02 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+READ_TRIES = 8
 
 
 def line(event: dict) -> bytes:
@@ -160,10 +179,10 @@ async def me_stream(token: AccessToken) -> AsyncIterator[bytes]:
     try:
         await listener.join({user_group(user.pk)})
         while True:
-            if not await database_sync_to_async(_still_live)(token.pk):
+            if not await read(_still_live, token.pk):
                 yield line(_closed())
                 return
-            now = await database_sync_to_async(me_snapshot)(user)
+            now = await read(me_snapshot, user)
             await listener.join({user_group(user.pk)} | {game_group(g) for g in now["current"]})
             for event in me_events(snapshot, now):
                 yield line(event)
@@ -202,15 +221,15 @@ async def game_stream(
     try:
         await listener.join({game_group(public_id)})  # before the first read: no move missed
         seen = since_ply  # the last ply the client has (None: nothing yet)
-        chat_seen = await database_sync_to_async(_last_chat_id)(public_id, user)
+        chat_seen = await read(_last_chat_id, public_id, user)
         nudge: dict | None = {"type": "open"}
         while True:
-            if not await database_sync_to_async(_still_live)(token.pk):
+            if not await read(_still_live, token.pk):
                 yield line(_closed())
                 return
             kind = nudge["type"] if nudge is not None else None
             if kind == "chat.posted":
-                rows = await database_sync_to_async(chat_after)(public_id, user, chat_seen)
+                rows = await read(chat_after, public_id, user, chat_seen)
                 for row in rows:
                     yield line({"type": "chat", **row})
                     chat_seen = max(chat_seen, row["id"])
@@ -219,7 +238,7 @@ async def game_stream(
                     yield line({"type": "reset", "ply": nudge["ply"]})
                     seen = min(seen, nudge["ply"]) if seen is not None else None
                 after = seen if seen is not None else NO_ACTIONS
-                game, actions = await database_sync_to_async(game_reads)(public_id, user, after)
+                game, actions = await read(game_reads, public_id, user, after)
                 for action in actions:
                     yield line({"type": "action", **action})
                 if kind is not None or game["ply"] != seen:
