@@ -4,6 +4,7 @@ application (config.asgi), line by line."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 from asgiref.testing import ApplicationCommunicator
@@ -76,7 +77,5 @@ class Stream:
 
     async def close(self) -> None:
         await self.app.send_input({"type": "http.disconnect"})
-        try:
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
             await self.app.wait(timeout=2)
-        except (TimeoutError, asyncio.CancelledError):
-            pass
