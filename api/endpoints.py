@@ -274,8 +274,8 @@ def _game_form(body: ChallengeIn) -> GameForm:
     }
     if body.rated:
         data["rated"] = "on"
-    for i in range(1, 4):
-        data[f"seat{i}_kind"] = Seat.Kind.OPEN
+    for i in range(4):
+        data.setdefault(f"seat{i}_kind", Seat.Kind.OPEN)
         data[f"seat{i}_level"] = Seat.Level.CASUAL
     for i, name in enumerate(body.opponents, start=1):
         if name.startswith("ai:"):
