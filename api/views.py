@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -19,16 +19,23 @@ from api.models import AccessToken
 
 class TokenForm(forms.Form):
     name = forms.CharField(
-        label=gettext_lazy("Name"),
+        label=pgettext_lazy("access token", "Name"),
         max_length=tokens.NAME_LENGTH,
         help_text=gettext_lazy("What will use it, to tell your tokens apart."),
     )
     scopes = forms.MultipleChoiceField(
-        label=gettext_lazy("Scopes"),
+        label=pgettext_lazy("access token", "Scopes"),
         choices=AccessToken.Scope.choices,
         widget=forms.CheckboxSelectMultiple,
         initial=[AccessToken.Scope.READ],
     )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not tokens.is_bot(user):  # the bot scope is a bot account's only
+            self.fields["scopes"].choices = [
+                c for c in AccessToken.Scope.choices if c[0] != AccessToken.Scope.BOT
+            ]
 
 
 # The page that shows a new secret must not be kept by the browser's cache.
@@ -36,7 +43,7 @@ class TokenForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens_page(request):
-    form = TokenForm(request.POST or None)
+    form = TokenForm(request.POST or None, user=request.user)
     secret = ""
     status = 200
     if request.method == "POST":
@@ -53,7 +60,7 @@ def tokens_page(request):
             else:
                 # Shown here once (no redirect: it is never stored where a later page could
                 # read it back).
-                secret, status, form = issued.secret, 201, TokenForm()
+                secret, status, form = issued.secret, 201, TokenForm(user=request.user)
     rows = AccessToken.objects.filter(user=request.user)
     context = {"form": form, "secret": secret, "tokens": rows}
     return render(request, "api/tokens.html", context, status=status)
