@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.test import Client
 
 from api import tokens
@@ -97,14 +97,16 @@ def test_no_api_answer_depends_on_what_its_reader_may_not_know(alice, carol, pla
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_no_stream_line_depends_on_what_its_reader_may_not_know(alice, carol):
-    game = await sync_to_async(new_game)(alice, 2)
+    game = await database_sync_to_async(new_game)(alice, 2)
     rng = random.Random(7)
-    await sync_to_async(play_until)(game, alice, rng, 9)
-    await sync_to_async(game.refresh_from_db)()
-    state = await sync_to_async(game.current_state)()
+    await database_sync_to_async(play_until)(game, alice, rng, 9)
+    await database_sync_to_async(game.refresh_from_db)()
+    state = await database_sync_to_async(game.current_state)()
     assert game.status == Game.Status.ACTIVE
     for user, seat in ((alice, 0), (carol, None)):
-        issued = await sync_to_async(tokens.token_issue)(user=user, name="t", scopes=["read"])
+        issued = await database_sync_to_async(tokens.token_issue)(
+            user=user, name="t", scopes=["read"]
+        )
 
         async def lines(secret=issued.secret) -> list[dict]:
             stream = Stream(f"/api/v1/stream/games/{game.public_id}", secret, "since_ply=0")
@@ -120,7 +122,7 @@ async def test_no_stream_line_depends_on_what_its_reader_may_not_know(alice, car
         before = await lines()
         assert str(game.seed) not in repr(before)
         assert before[-1]["view"]["seat"] == seat and before[-1]["ply"] == game.ply
-        await sync_to_async(swapped)(game, state, seat, rng)
+        await database_sync_to_async(swapped)(game, state, seat, rng)
         after = await lines()
-        await sync_to_async(restored)(game, state)
+        await database_sync_to_async(restored)(game, state)
         assert after == before

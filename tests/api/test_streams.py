@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from api import tokens
 from games import engine, services
@@ -36,8 +36,8 @@ def play_first(game, user) -> int:
 
 
 async def test_a_move_reaches_the_game_stream_within_a_second(alice, bob):
-    game = await sync_to_async(duel_of)(alice, bob)
-    secret = await sync_to_async(issue)(bob)
+    game = await database_sync_to_async(duel_of)(alice, bob)
+    secret = await database_sync_to_async(issue)(bob)
     stream = Stream(f"/api/v1/stream/games/{game.public_id}", secret)
     try:
         assert await stream.open() == 200
@@ -45,7 +45,7 @@ async def test_a_move_reaches_the_game_stream_within_a_second(alice, bob):
         first = await stream.next()
         assert first["type"] == "game" and first["ply"] == 0 and first["seat"] == 1
         started = time.monotonic()
-        await sync_to_async(play_first)(game, alice)
+        await database_sync_to_async(play_first)(game, alice)
         action = await stream.next(timeout=1)
         assert action["type"] == "action" and action["ply"] == 1 and action["seat"] == 0
         position = await stream.next(timeout=1)
@@ -58,10 +58,10 @@ async def test_a_move_reaches_the_game_stream_within_a_second(alice, bob):
 
 
 async def test_a_reconnect_catches_up_from_the_ply_it_saw(alice, bob):
-    game = await sync_to_async(duel_of)(alice, bob)
+    game = await database_sync_to_async(duel_of)(alice, bob)
     for user in (alice, bob, alice):
-        await sync_to_async(play_first)(game, user)
-    secret = await sync_to_async(issue)(bob)
+        await database_sync_to_async(play_first)(game, user)
+    secret = await database_sync_to_async(issue)(bob)
     stream = Stream(f"/api/v1/stream/games/{game.public_id}", secret, "since_ply=1")
     try:
         assert await stream.open() == 200
@@ -76,13 +76,13 @@ async def test_a_reconnect_catches_up_from_the_ply_it_saw(alice, bob):
 
 
 async def test_my_stream_tells_of_a_challenge_a_start_my_turn_and_the_end(alice, bob):
-    secret = await sync_to_async(issue)(bob)
+    secret = await database_sync_to_async(issue)(bob)
     stream = Stream("/api/v1/stream/me", secret)
     try:
         assert await stream.open() == 200
         hello = await stream.next()
         assert hello == {"type": "hello", "your_turn": [], "challenges": []}
-        game = await sync_to_async(services.game_create)(
+        game = await database_sync_to_async(services.game_create)(
             creator=alice,
             mode="shuffle",
             players=2,
@@ -91,13 +91,13 @@ async def test_my_stream_tells_of_a_challenge_a_start_my_turn_and_the_end(alice,
         challenge = await stream.next(timeout=1)
         assert challenge["type"] == "challenge" and challenge["game"] == game.public_id
         assert challenge["from"] == "alice"
-        await sync_to_async(services.invitation_accept)(game=game, user=bob)
+        await database_sync_to_async(services.invitation_accept)(game=game, user=bob)
         started = await stream.next(timeout=1)
         assert started == {**started, "type": "game_started", "game": game.public_id}
-        await sync_to_async(play_first)(game, alice)  # blue's setup: yellow (bob) next
+        await database_sync_to_async(play_first)(game, alice)  # blue's setup: yellow (bob) next
         turn = await stream.next(timeout=1)
         assert turn == {"type": "your_turn", "game": game.public_id, "ply": 1}
-        await sync_to_async(services.game_resign)(game=game, user=alice)
+        await database_sync_to_async(services.game_resign)(game=game, user=alice)
         over = await stream.next(timeout=1)
         assert over["type"] == "game_over" and over["game"] == game.public_id
         assert over["my_place"] == 1
@@ -106,28 +106,28 @@ async def test_my_stream_tells_of_a_challenge_a_start_my_turn_and_the_end(alice,
 
 
 async def test_a_revoked_token_ends_the_stream(alice, bob):
-    game = await sync_to_async(duel_of)(alice, bob)
-    issued = await sync_to_async(tokens.token_issue)(user=bob, name="t", scopes=["read"])
+    game = await database_sync_to_async(duel_of)(alice, bob)
+    issued = await database_sync_to_async(tokens.token_issue)(user=bob, name="t", scopes=["read"])
     stream = Stream(f"/api/v1/stream/games/{game.public_id}", issued.secret)
     try:
         assert await stream.open() == 200
         assert (await stream.next())["type"] == "game"
-        await sync_to_async(tokens.token_revoke)(user=bob, token_id=issued.token.pk)
-        await sync_to_async(play_first)(game, alice)
+        await database_sync_to_async(tokens.token_revoke)(user=bob, token_id=issued.token.pk)
+        await database_sync_to_async(play_first)(game, alice)
         assert (await stream.next(timeout=1))["type"] == "closed"
     finally:
         await stream.close()
 
 
 async def test_a_game_the_reader_may_not_see_is_a_404_before_any_stream(alice, bob, carol):
-    game = await sync_to_async(services.game_create)(
+    game = await database_sync_to_async(services.game_create)(
         creator=alice,
         mode="shuffle",
         players=2,
         visibility="private",
         seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
-    secret = await sync_to_async(issue)(carol)
+    secret = await database_sync_to_async(issue)(carol)
     stream = Stream(f"/api/v1/stream/games/{game.public_id}", secret)
     assert await stream.open() == 404
     assert (await stream.body())["code"] == "not_found"
