@@ -37,7 +37,7 @@ api = NinjaAPI(
         "Play your own games from a program. Authenticate every request with "
         "`Authorization: Bearer <token>` (Settings > Access tokens). Scopes: `read` (your "
         "account and games), `play` (moves, resign, take back, chat, challenges, Play now; "
-        "reads too), `bot` (a bot account's play). At most 120 requests a minute per token."
+        "reads too). At most 120 requests a minute per token."
     ),
     urls_namespace="api-v1",
     auth=READ,
