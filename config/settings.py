@@ -186,8 +186,10 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "health_check",  # /health/ and /health/full/ (games/health.py)
+    "ninja",  # the API's schema and its browsable docs (static files, no CDN)
     "accounts",
     "games",
+    "api",  # personal access tokens and /api/v1/ (api/)
 ]
 
 MIDDLEWARE = [

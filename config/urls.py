@@ -24,6 +24,7 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("", include("api.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
 ]

@@ -82,7 +82,7 @@ def test_every_string_marked_in_the_code_is_translated(tmp_path, monkeypatch):
     # copy checked below untouched). It runs on a copy of the code, next to the copied catalogs.
     code = tmp_path / "code"
     skip = shutil.ignore_patterns("__pycache__", "*.mo")
-    for folder in ("accounts", "config", "games", "templates"):
+    for folder in ("accounts", "api", "config", "games", "templates"):
         shutil.copytree(catalogs.BASE_DIR / folder, code / folder, ignore=skip)
     shutil.copytree(catalogs.LOCALE_DIR, code / "locale", ignore=skip)
     kept = {path: path.read_bytes() for path in catalogs.catalogs()}

@@ -28,7 +28,18 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 # Where citations are looked for: the project's own folders and the files at its root.
-TOP = ("games", "accounts", "config", "templates", "static", "tests", "bench", "docs", "locale")
+TOP = (
+    "games",
+    "accounts",
+    "api",
+    "config",
+    "templates",
+    "static",
+    "tests",
+    "bench",
+    "docs",
+    "locale",
+)
 ROOT_FILES = ("README.md", "Makefile", "pyproject.toml", ".ci/run")
 SUFFIXES = {".py", ".md", ".html", ".txt", ".js", ".css", ".po", ".toml"}
 # Not the project's words: third-party files kept as they came (axe-core, htmx) and what the

@@ -232,3 +232,37 @@ def test_no_test_module_imports_another():
                 if node.module.startswith("tests.") and last.startswith("test_"):
                     offenders.append(f"{path.relative_to(ROOT)} imports {node.module}")
     assert offenders == []
+
+
+# The API (api/): its endpoints and streams read through the selectors and write through the
+# services, as games.views does; it never reaches the jobs, the AI, the views or the presenters
+# (docs/ARCHITECTURE.md, "The API"). Nothing of games or accounts imports it.
+API_ALLOWED = {
+    "games",
+    "games.forms",
+    "games.live",
+    "games.models",
+    "games.selectors",
+    "games.services",
+    "games.translations",
+}
+
+
+def test_the_api_reaches_games_only_through_its_allowed_layers():
+    known = set(modules("games"))
+    wrong = {
+        name: sorted(t for t in imports(path, known) if layer(t) not in API_ALLOWED)
+        for name, path in modules("api").items()
+    }
+    assert modules("api") and {name: found for name, found in wrong.items() if found} == {}
+
+
+def test_games_and_accounts_import_nothing_of_the_api():
+    known = set(modules("api"))
+    leaks = {
+        name: sorted(imports(path, known))
+        for app in ("games", "accounts")
+        for name, path in modules(app).items()
+        if imports(path, known)
+    }
+    assert leaks == {}
