@@ -68,3 +68,33 @@ def test_register_play_and_see_the_standings_change_live(site, browser, alice, b
     alice_page.screenshot(path=str(screenshots / "tournament-round2-1280.png"), full_page=True)
     for context in (alice_context, bob_context):
         context.close()
+
+
+def test_a_tournament_is_created_from_the_form_on_a_phone(site, browser, alice, screenshots):
+    context, page = page_for(browser, site, alice, f"{site.url}/tournaments/", viewport=PHONE)
+    assert "No tournament is taking players right now." in page.inner_text("main")
+    page.get_by_role("link", name="Create a tournament").click()
+    page.wait_for_url("**/tournaments/new/")
+    page.fill("input[name=name]", "Phone cup")
+    page.locator("input[name=format][value=round_robin]").check()
+    page.locator("input[name=size][value='4']").check()
+    page.fill("input[name=min_players]", "4")
+    page.fill("input[name=max_players]", "8")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    page.screenshot(path=str(screenshots / "tournament-new-360.png"), full_page=True)
+    page.get_by_role("button", name="Create the tournament").click()
+    page.locator("h1", has_text="Phone cup").wait_for()
+    assert "Round robin" in page.inner_text("main") and "4 players a game" in page.inner_text(
+        "main"
+    )
+    assert "1 player registered" in page.inner_text("#tournament-live")
+    tournament = site.call(lambda: Tournament.objects.get(name="Phone cup"))
+    assert (tournament.format, tournament.size, tournament.created_by_id) == (
+        "round_robin",
+        4,
+        alice.pk,
+    )
+    page.goto(f"{site.url}/tournaments/")
+    assert "Phone cup" in page.inner_text("main")
+    page.screenshot(path=str(screenshots / "tournaments-list-360.png"), full_page=True)
+    context.close()
