@@ -80,7 +80,15 @@ def test_the_registry_is_the_vocabulary_of_every_channel():
         assert notice.choice is None or notice.choice in boxes, kind
         if notice.choice_stops_email:
             assert notice.choice and notice.email, kind
-    assert set(notices.choices()) == {"turn", "invite", "over", "resigned", "takeback", "matched", "round"}
+    assert set(notices.choices()) == {
+        "turn",
+        "invite",
+        "over",
+        "resigned",
+        "takeback",
+        "matched",
+        "round",
+    }
 
 
 def test_the_template_reader_finds_what_makemessages_finds():
