@@ -92,6 +92,23 @@ def action_reason(modeladmin, request) -> str | None:
     return reason
 
 
+def _each(modeladmin, request, items, act, what: str) -> None:
+    """An action's loop: ``act(item, reason)`` for each item (refusals listed, not raised),
+    then the report. Nothing without a reason."""
+    reason = action_reason(modeladmin, request)
+    if reason is None:
+        return
+    done, refused = 0, []
+    for item in items:
+        try:
+            act(item, reason)
+        except GameError as exc:
+            refused.append(f"{item}: {exc}")
+        else:
+            done += 1
+    _report(modeladmin, request, done, what, refused)
+
+
 def _report(modeladmin, request, done: int, what: str, refused: list[str]) -> None:
     if done:
         modeladmin.message_user(request, f"{what}: {done}.", messages.SUCCESS)
@@ -451,18 +468,10 @@ class TournamentAdmin(ModerationAdmin):
 
     @admin.action(description="Cancel the selected tournaments", permissions=["moderate"])
     def cancel_tournaments(self, request, queryset):
-        reason = action_reason(self, request)
-        if reason is None:
-            return
-        done, refused = 0, []
-        for tournament in queryset:
-            try:
-                services.tournament_stop(tournament=tournament, staff=request.user, reason=reason)
-            except GameError as exc:
-                refused.append(f"{tournament}: {exc}")
-            else:
-                done += 1
-        _report(self, request, done, "Tournaments cancelled", refused)
+        def cancel(tournament, reason):
+            services.tournament_stop(tournament=tournament, staff=request.user, reason=reason)
+
+        _each(self, request, queryset, cancel, "Tournaments cancelled")
 
     @admin.action(description="Feature the selected tournaments", permissions=["moderate"])
     def feature(self, request, queryset):
@@ -485,18 +494,12 @@ class EntryAdmin(ModerationAdmin):
         description="Remove the selected players from their tournament", permissions=["moderate"]
     )
     def remove_players(self, request, queryset):
-        reason = action_reason(self, request)
-        if reason is None:
-            return
-        done, refused = 0, []
-        for entry in queryset.select_related("tournament", "user"):
-            try:
-                services.tournament_player_remove(entry=entry, staff=request.user, reason=reason)
-            except GameError as exc:
-                refused.append(f"{entry}: {exc}")
-            else:
-                done += 1
-        _report(self, request, done, "Players removed", refused)
+        def remove(entry, reason):
+            services.tournament_player_remove(entry=entry, staff=request.user, reason=reason)
+
+        _each(
+            self, request, queryset.select_related("tournament", "user"), remove, "Players removed"
+        )
 
 
 @admin.register(TournamentTable)
@@ -509,21 +512,13 @@ class TournamentTableAdmin(ModerationAdmin):
 
     @admin.action(description="Adjust the result of the selected table", permissions=["moderate"])
     def adjust_result(self, request, queryset):
-        reason = action_reason(self, request)
-        if reason is None:
-            return
-        done, refused = 0, []
-        for table in queryset.select_related("tournament"):
-            try:
-                points = _points(table, request.POST.get("points", ""))
-                services.tournament_result_adjust(
-                    table=table, points=points, staff=request.user, reason=reason
-                )
-            except GameError as exc:
-                refused.append(f"{table}: {exc}")
-            else:
-                done += 1
-        _report(self, request, done, "Results adjusted", refused)
+        def adjust(table, reason):
+            points = _points(table, request.POST.get("points", ""))
+            services.tournament_result_adjust(
+                table=table, points=points, staff=request.user, reason=reason
+            )
+
+        _each(self, request, queryset.select_related("tournament"), adjust, "Results adjusted")
 
 
 def _points(table, text: str) -> dict[int, float]:

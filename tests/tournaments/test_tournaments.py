@@ -284,3 +284,39 @@ def test_my_games_and_the_profile_name_the_tournament(client, players):
     assert mine.count("Autumn cup, round 1") == 1  # now among the finished games
     profile = client.get(f"/players/{players[1].username}/").content.decode()
     assert "Autumn cup" in profile and f"/tournaments/{tournament.pk}/" in profile
+
+
+def test_the_admin_adjusts_a_result_and_cancels_with_a_reason(client, players, dave):
+    from games.models import ModerationLog
+
+    tournament = create(players[0], rounds=2)
+    register(tournament, players[1:2])
+    start(tournament)
+    table = TournamentTable.objects.get(tournament=tournament, round=1)
+    a, b = (s.user for s in table.game.seats.order_by("index"))
+    client.force_login(dave)
+    changelist = "/admin/games/tournamenttable/"
+    form = {"action": "adjust_result", "_selected_action": [table.pk], "index": 0}
+    client.post(changelist, {**form, "reason": "", "points": f"{a.username}=1, {b.username}=0"})
+    assert TournamentTable.objects.get(pk=table.pk).adjusted is None  # no reason: nothing
+    answer = client.post(
+        changelist,
+        {**form, "reason": "a disconnect", "points": f"{a.username}=0.5; {b.username}=0.5"},
+        follow=True,
+    )
+    assert "Results adjusted: 1." in answer.content.decode()
+    assert TournamentTable.objects.get(pk=table.pk).adjusted == {str(a.pk): 0.5, str(b.pk): 0.5}
+    bad = client.post(changelist, {**form, "reason": "x", "points": "nobody=1"}, follow=True)
+    assert "no player called" in bad.content.decode()
+    client.post(
+        "/admin/games/tournament/",
+        {
+            "action": "cancel_tournaments",
+            "_selected_action": [tournament.pk],
+            "index": 0,
+            "reason": "spam",
+        },
+    )
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert ModerationLog.objects.filter(action="cancel tournament", reason="spam").exists()
