@@ -303,7 +303,11 @@
       if (here && here.dataset.game === message.game) return; // the board already shows it
       document.title = "(●) " + title;
       toast(message.title, "/games/" + encodeURIComponent(message.game) + "/");
-    }, null, attention);
+    }, function () {
+      // Every open: a "Play now" table that changed (or became a game) while this page had no
+      // socket sent a nudge nobody heard; the waiting page asks again.
+      if (document.getElementById("seek")) document.body.dispatchEvent(new Event("seek-changed"));
+    }, attention);
   }
 
   // A move's own POST answers 204 and names the ply it reached (HX-Trigger "game-moved"): the

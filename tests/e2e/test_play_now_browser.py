@@ -85,7 +85,7 @@ def test_play_now_forms_a_table_live_and_opens_the_game(
     # tables, the game starts, and every page opens it.
     site.call(lambda: seeks.sweep(now=timezone.now() + timedelta(minutes=6)))
     for page in (alice_page, bob_page, carol_page):
-        page.wait_for_url("**/games/*/", timeout=15000)
+        page.wait_for_url("**/games/*/", timeout=30000)
         page.wait_for_selector("#game .board-svg")
     game = site.call(lambda: Game.objects.get())
     assert all(game.public_id in p.url for p in (alice_page, bob_page, carol_page))

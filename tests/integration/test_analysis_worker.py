@@ -47,8 +47,12 @@ def analysis_queue(broker):
 
     saved = app.conf.task_routes
     app.conf.task_routes = {ANALYSE: {"queue": broker.queue}}
+    app.__dict__.pop("amqp", None)  # its router is built from the routes once, then cached
     yield broker.queue
     app.conf.task_routes = saved
+    # The router built meanwhile knew only this test's route: a later test (the notices'
+    # queue) read it and found the push tasks on the default queue.
+    app.__dict__.pop("amqp", None)
 
 
 def rows(game) -> dict[int, tuple]:
