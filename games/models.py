@@ -49,9 +49,7 @@ def is_bot(user) -> bool:
 
 def bot_ids(user_ids) -> set[int]:
     """The bot accounts among ``user_ids`` (a list, or a query of ids), in one query."""
-    found = get_user_model().objects.filter(
-        pk__in=user_ids, **{f"{BOT_RELATION}__isnull": False}
-    )
+    found = get_user_model().objects.filter(pk__in=user_ids, **{f"{BOT_RELATION}__isnull": False})
     return set(found.values_list("pk", flat=True))
 
 

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0017_spent_keys_and_refused_notices'),
+        ("games", "0017_spent_keys_and_refused_notices"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='allow_bots',
-            field=models.BooleanField(default=False, verbose_name='Bot accounts may play'),
+            model_name="tournament",
+            name="allow_bots",
+            field=models.BooleanField(default=False, verbose_name="Bot accounts may play"),
         ),
     ]
