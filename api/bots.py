@@ -9,6 +9,7 @@ its first game, never mixed with a person's."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -26,7 +27,7 @@ def bot_account_make(*, user, confirm: str) -> BotAccount:
         raise BotError(_("type your username exactly to confirm"))
     with transaction.atomic():
         # The user's row locked: no game is joined between the check and the change.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if BotAccount.objects.filter(user=user).exists():
             raise BotError(_("this account is a bot account already"))
         if (
