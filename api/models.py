@@ -51,3 +51,23 @@ class AccessToken(models.Model):
         if "play" in granted:
             granted.add("read")
         return scope in granted
+
+
+class BotAccount(models.Model):
+    """A bot account: its player is a program, which plays through the API only (a ``bot``
+    token), never through the game pages. Becoming one is irreversible and only for an account
+    without games (api.bots.bot_account_make); staff disable one by deactivating its user.
+
+    ``games`` reads it by its relation's name (``user.api_bot``, games.models.BOT_RELATION),
+    never by importing this app: nothing in games imports the API."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_bot"
+    )
+    since = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("bot account")
+
+    def __str__(self) -> str:
+        return f"{self.user} (bot)"

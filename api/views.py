@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from api import tokens
+from api import bots, tokens
 from api.models import AccessToken
 
 
@@ -75,3 +75,33 @@ def token_revoke(request, token_id: int):
     else:
         messages.success(request, _("The token “%(name)s” is revoked.") % {"name": token.name})
     return redirect("api_tokens")
+
+
+class BotForm(forms.Form):
+    confirm = forms.CharField(
+        label=gettext_lazy("Type your username to confirm"), max_length=150, strip=True
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def bot_page(request):
+    """Settings > Bot account: what a bot is, and the irreversible change, confirmed by typing
+    the username."""
+    form = BotForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                bots.bot_account_make(user=request.user, confirm=form.cleaned_data["confirm"])
+            except bots.BotError as exc:
+                form.add_error("confirm", str(exc))
+            else:
+                messages.success(
+                    request,
+                    _("Your account is a bot account now: make a token with the bot scope."),
+                )
+                return redirect("api_tokens")
+    context = {"form": form, "is_bot": tokens.is_bot(request.user)}
+    return render(request, "api/bot.html", context, status=status)

@@ -9,6 +9,7 @@ import functools
 import secrets
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -29,6 +30,36 @@ def seat_colours(players: int, shared_color: str | None) -> dict[int, tuple[str,
         if seat is not None:
             out[seat] = (*out.get(seat, ()), colour)
     return out
+
+
+# Bot accounts are the API's (api.models.BotAccount, a one-to-one with the user under this
+# name). games reads them through the relation's name alone and never imports the API app
+# (tests/code/test_import_graph.py): a bot plays only through the API, never from a page, and is
+# kept out of rated tables with humans (services.seeks) and out of tournaments that do not
+# allow bots (services.tournaments).
+BOT_RELATION = "api_bot"
+
+
+def is_bot(user) -> bool:
+    """Whether ``user`` is a bot account (one query unless the relation was read already)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return getattr(user, BOT_RELATION, None) is not None
+
+
+def bot_ids(user_ids) -> set[int]:
+    """The bot accounts among ``user_ids`` (a list, or a query of ids), in one query."""
+    found = get_user_model().objects.filter(pk__in=user_ids, **{f"{BOT_RELATION}__isnull": False})
+    return set(found.values_list("pk", flat=True))
+
+
+def known_bot(user) -> bool:
+    """Whether ``user``'s bot relation was read with it (``select_related("user__api_bot")``)
+    and names a bot: no query, for the seat labels of lists (False when it was not read)."""
+    if user is None:
+        return False
+    cache = user._state.fields_cache
+    return cache.get(BOT_RELATION) is not None
 
 
 def new_public_id() -> str:
@@ -316,6 +347,8 @@ class Seat(models.Model):
         if self.kind in (self.Kind.OPEN, self.Kind.LINK):  # nobody sits there yet
             return self.get_kind_display()
         name = str(self.user) if self.user else "?"
+        if known_bot(self.user):  # read with the seat by the lists (lists.prefetch_seats)
+            name = gettext("%(name)s (bot)") % {"name": name}
         if self.kind == self.Kind.INVITED:
             return gettext("%(name)s (invited)") % {"name": name}
         if self.user and self.user.on_vacation() and not self.ai_takeover and not self.game.is_over:
@@ -896,6 +929,8 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     cancel_reason = models.CharField(max_length=200, blank=True)
     reminded = models.BooleanField(default=False)  # the "starts soon" emails went out
+    # Bot accounts (BOT_RELATION) may register only where the creator or staff allow them.
+    allow_bots = models.BooleanField(_("Bot accounts may play"), default=False)
 
     class Meta:
         ordering = ["-featured", "starts_at"]

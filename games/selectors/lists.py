@@ -14,7 +14,7 @@ from datetime import datetime
 from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils.translation import gettext, pgettext
 
-from games.models import UNLISTED, Game, Seat, TournamentTable
+from games.models import BOT_RELATION, UNLISTED, Game, Seat, TournamentTable
 from games.selectors import seating
 
 # The sections of My games before the finished games (a player's current games are few; the
@@ -377,7 +377,9 @@ def listed_seats(seats):
 def prefetch_seats(games: list[Game]) -> None:
     """Every game's seats with their players, in one query for the whole list (read by the
     selectors that write the rows, never handed on)."""
-    prefetch_related_objects(games, Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    # The players' bot accounts too (a left join on its unique user): their labels say "bot".
+    seats = Seat.objects.select_related("user", f"user__{BOT_RELATION}")
+    prefetch_related_objects(games, Prefetch("seats", queryset=seats))
 
 
 def _labels(game: Game) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from games import engine, jobs, notices
 from games.live import nudges
-from games.models import Game, Seat
+from games.models import Game, Seat, bot_ids, is_bot
 from games.selectors import seating
 from games.services import notify
 from games.services.actions import after_change, locked, seat_for
@@ -102,6 +102,15 @@ def game_create(
                     seat.save()
             except IntegrityError:
                 raise GameError(_("a player can take only one seat")) from None
+        if rated and invited and is_bot(creator) and bot_ids(invited) != set(invited):
+            # A rated game between a bot and a person is one the person chose: their challenge,
+            # or a seat they took.
+            raise NotAllowed(
+                _(
+                    "a bot account invites people to unrated games only: a person may "
+                    "challenge the bot to a rated game"
+                )
+            )
         _start_if_full(game)
         _invitations_sent(game, invited)
     return game

@@ -20,6 +20,9 @@ How matching works (the help page says the same in players' words):
   (games.services.ratings: farming).
 - Choosing a table from the lobby ("Join") goes through the same checks, except that the
   joiner's own window does not narrow it: choosing the table is accepting its players.
+- A bot account (games.models.is_bot) never sits with people at a rated table: a rated table is
+  all people or all bots (``_fits``; the sweep joins only tables of the same kind). A rated game
+  between a bot and a person is one a person chose: their challenge (games.services.games).
 
 Safety under concurrency: a player has at most one waiting request (a partial unique index,
 ``seek_one_waiting``); a table's seats are counted and changed only under its row lock (asking
@@ -42,7 +45,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Block
 from games.live import nudges
-from games.models import Game, Seat, Seek, SeekTable
+from games.models import Game, Seat, Seek, SeekTable, bot_ids
 from games.selectors import seeks as seek_reads
 from games.services import notify, ratings
 from games.services.errors import Conflict, GameError, NotAllowed, TooMany
@@ -157,7 +160,10 @@ def _blocked_pairs(user_ids) -> set[tuple[int, int]]:
 def _fits(seek: Seek, seated: list[Seek], now: datetime, *, chosen: bool = False) -> bool:
     """Whether ``seek`` may sit with ``seated``: each rating inside the other's window (only
     theirs when the player chose the table), nobody blocked either way."""
-    pairs = _blocked_pairs([seek.user_id, *(s.user_id for s in seated)])
+    ids = [seek.user_id, *(s.user_id for s in seated)]
+    if seek.rated and len(bot_ids(ids)) not in (0, len(set(ids))):
+        return False  # people and bots never share a rated table
+    pairs = _blocked_pairs(ids)
     for other in seated:
         if (seek.user_id, other.user_id) in pairs or other.user_id == seek.user_id:
             return False
@@ -463,6 +469,12 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
                     _Seat(pk, user_id, rating, created.timestamp(), players, fill_after)
                 )
         user_ids = [s.user_id for t in tables.values() for s in t.seats]
+        # A rated table is all people or all bots (``_fits``): its kind joins its key, so that
+        # the plan never puts the two at one rated table.
+        bots = bot_ids(waiting.values("user_id")) if user_ids else set()
+        for table in tables.values():
+            if table.key[2] and table.seats:
+                table.key += (table.seats[0].user_id in bots,)
         blocked = _blocked_pairs(waiting.values("user_id")) if user_ids else set()
         # Tables nobody waits at any more (a player made inactive) are closed.
         empty = [pk for pk, t in tables.items() if not t.seats]

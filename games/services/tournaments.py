@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Block
 from games import jobs, pairing
 from games.live import nudges
-from games.models import Entry, Game, Tournament, TournamentTable
+from games.models import Entry, Game, Tournament, TournamentTable, is_bot
 from games.selectors import tournaments as reads
 from games.services import notify
 from games.services.errors import Conflict, GameError, NotAllowed, TooMany
@@ -138,6 +138,8 @@ def tournament_register(*, tournament: Tournament, user, now: datetime | None = 
     now = now or timezone.now()
     with transaction.atomic():
         tournament = _locked(tournament)
+        if not tournament.allow_bots and is_bot(user):
+            raise NotAllowed(_("this tournament is for people: it does not allow bot accounts"))
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is not None and entry.withdrawn_at is None:
             raise Conflict(_("you are already registered"))

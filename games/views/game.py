@@ -43,6 +43,7 @@ from games.selectors.names import game_name
 from games.selectors.panel import panel_reads
 from games.translations import rule_message
 
+from .bots import refuse_bot
 from .links import Links
 
 PAGE = "games/play.html"
@@ -88,6 +89,7 @@ def act(request, public_id):
     # seats itself, and refuses anyone who does not hold the seat to move.
     game = game_to_move(public_id)
     try:
+        refuse_bot(request.user)
         action, ply = parse_action(request.POST)
         result = services.action_submit(
             game=game,

@@ -16,10 +16,12 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import services
 from games.forms import GameForm
-from games.models import Game, Seat
+from games.models import Game, Seat, is_bot
 from games.presenters import game_list
 from games.selectors import lists, seating, seeks
 from games.selectors.access import game_by_public_id, game_for_viewer
+
+from .bots import bot_refusal, refuse_bot
 
 
 @require_GET
@@ -55,7 +57,10 @@ def game_new(request):
         initial = {**(initial or {}), "seat1_kind": Seat.Kind.INVITED, "seat1_username": challenged}
     form = GameForm(request.POST or None, initial=initial)
     status = 400 if request.method == "POST" else 200
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and is_bot(request.user):
+        form.add_error(None, bot_refusal())
+        status = 403
+    elif request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.create_kwargs())
         except services.GameError as exc:  # the engine's or the service's reason, inline
@@ -97,6 +102,7 @@ def game_join(request, public_id):
     token = request.POST.get("token", "")
     game = game_for_viewer(public_id, request.user, token=token).game
     try:
+        refuse_bot(request.user)
         seat = services.game_join(game=game, user=request.user, token=token)
     except services.GameError as exc:
         back = reverse("game_invite", args=[public_id, token]) if token else _game_url(game)
@@ -148,6 +154,7 @@ def invitation_accept(request, public_id):
     try:
         if game is None:
             raise services.NotAllowed(_("you have no invitation to this game (any more)"))
+        refuse_bot(request.user)  # a bot accepts through the API
         seat = services.invitation_accept(game=game, user=request.user)
     except services.GameError as exc:
         return _refused(request, exc, _invitation_back(request, game))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User, blocked_ids
+from games.models import is_bot
 from games.selectors import tournaments
 from games.selectors.analysis import recent_accuracy
 from games.selectors.profiles import player_stats, recent_results
@@ -25,6 +26,7 @@ def profile(request, username: str):
             "ratings": player_ratings(player, request.user),
             "accuracy": recent_accuracy(player, request.user),  # the post-game analysis
             "blocked": blocked,
+            "is_bot": is_bot(player),  # a bot account: its name is marked
             "tournaments": tournaments.of_player(player),
         },
     )

@@ -17,10 +17,12 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import services
 from games.forms import PlayNowForm
-from games.models import Game, Seat, Seek, SeekTable
+from games.models import Game, Seat, Seek, SeekTable, is_bot
 from games.selectors import seeks as seek_reads
 from games.services import ratings
 from games.services import seeks as matching
+
+from .bots import bot_refusal, refuse_bot
 
 # A game that started this recently is opened from the waiting page (later: My games has it).
 JUST_STARTED = timedelta(minutes=10)
@@ -39,7 +41,10 @@ def play(request):
     if request.method == "POST":
         form = _form(request.POST)
         status = 400
-        if form.is_valid():
+        if is_bot(request.user):
+            form.add_error(None, bot_refusal())
+            status = 403
+        elif form.is_valid():
             try:
                 seek = matching.seek_ask(user=request.user, **form.ask_kwargs())
             except services.GameError as exc:
@@ -143,6 +148,7 @@ def play_join(request, table_id: int):
     """A table of the lobby's list: the same request as Play now, for that table."""
     table = SeekTable.objects.filter(pk=table_id).first()
     try:
+        refuse_bot(request.user)
         if table is None:
             raise services.Conflict(_("this table is no longer looking for players"))
         seek = matching.seek_ask(

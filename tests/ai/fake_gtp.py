@@ -125,6 +125,9 @@ class Fake:
             return "Fake Pentobi"
         if name == "version":
             return "0.0-fake"
+        if name == "clear_board":  # the bot bridge sets each decision's position up anew
+            self.state = new_game(mode="classic", players=self.players, scoring="advanced")
+            return ""
         if name == "play":
             self.play(self.colour(args[0]), args[1])
             return ""

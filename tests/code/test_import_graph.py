@@ -149,6 +149,8 @@ ALLOWED: dict[str, set[str]] = {
     "games.urls": {"games.views"},
     "games.templatetags": {"games.presenters", "games.translations"},
     "games.apps": {"games.jobs", "games.metrics"},
+    # The bot bridge is a client of the API over HTTP: the pure engine and AI, nothing else.
+    "games.bots": {"games.engine", "games.ai"},
 }
 # Arrows allowed only to one exact module of a layer (not to the rest of it).
 EXACT = {("games.services", "games.jobs")}
@@ -266,3 +268,20 @@ def test_games_and_accounts_import_nothing_of_the_api():
         if imports(path, known)
     }
     assert leaks == {}
+
+
+def test_the_bot_bridge_needs_no_django():
+    """games.bots runs outside the site (a bot's own machine): it talks to the API over HTTP
+    and imports neither Django nor a module that needs it."""
+    offenders = []
+    for name, path in modules("games").items():
+        if not name.startswith("games.bots"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{name} imports {n}" for n in names if n.split(".")[0] == "django"]
+    assert modules("games") and offenders == []

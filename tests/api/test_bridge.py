@@ -1,0 +1,157 @@
+"""The GTP bridge (``python -m games.bots gtp``) end to end: the site in Daphne (the e2e tests'
+server, in this process), the bridge as its own process with the stand-in GTP engine the arena
+tests use (tests/ai/fake_gtp.py, as strict as Pentobi about its starting corners), and a person
+playing through the services. The bridge accepts the person's rated challenge and plays its whole
+classic two-player game through the API: every move of the bot is the engine's, posted with the
+ply it saw and its idempotency key.
+
+The streams are endless requests: the server must serve them beside the others, which only
+PostgreSQL allows here (with the in-memory SQLite database the e2e server serves one request at
+a time), so the end-to-end test needs PostgreSQL. The pure parts of the bridge are tested too.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+
+from api import tokens
+from api.bots import bot_account_make
+from games import engine, services
+from games.bots import bridge
+from games.bots.gtp import BoardMap, NoMapping, engine_argv, parse_move, play_commands
+from games.engine.blksgf import PENTOBI_CORNER
+from games.models import Action, Game, Seat
+from games.services import SeatSpec
+from tests.support.needs import missing
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE = ROOT / "tests" / "ai" / "fake_gtp.py"
+
+
+# -- the pure parts ------------------------------------------------------------------------------
+
+
+def test_a_challenge_fits_by_mode_players_and_time():
+    gtp = bridge.Options(engine=["pentobi-gtp"], min_move_seconds=3600)
+    head = {"mode": "classic", "players": 2, "move_seconds": 3600}
+    assert bridge.refusal(head, gtp) is None
+    assert "less than" in bridge.refusal(head | {"move_seconds": 60}, gtp)
+    assert "our own level" in bridge.refusal(head | {"mode": "shuffle"}, gtp)
+    both = bridge.Options(engine=["pentobi-gtp"], level="expert")
+    assert bridge.refusal(head | {"mode": "shuffle", "players": 4}, both) is None
+
+
+def test_the_engine_is_started_in_the_games_variant():
+    assert engine_argv(["pentobi-gtp", "--level", "5"], 2)[-2:] == ["--game", "classic_2"]
+    assert engine_argv(["gtp", "-g", "{variant}"], 3) == ["gtp", "-g", "classic_3"]
+    assert engine_argv(["pentobi-gtp"], 4)[-1] == "classic"
+
+
+def test_the_moves_so_far_are_set_up_on_pentobis_board():
+    """Our blue starts at t1: the board is turned so that it is Pentobi's a20 (blue's start)."""
+    commands, board_map = play_commands([("blue", "t1,s1")])
+    assert commands[0] == "clear_board"
+    assert commands[1].startswith("play 1 ") and "a20" in commands[1]
+    assert PENTOBI_CORNER["blue"] in board_map.to_pentobi(parse_move("t1"))
+
+
+def test_corners_pentobi_does_not_allow_cannot_be_set_up():
+    """Red must start opposite blue in Pentobi: a red first piece beside blue has no mapping
+    (the bridge's own level then plays the game)."""
+    with pytest.raises(NoMapping):
+        play_commands([("blue", "a1"), ("yellow", "t20"), ("red", "t1")])
+    assert BoardMap().allowed_corners("blue")
+
+
+# -- end to end ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server(transactional_db):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        missing("the bridge's test serves endless streams beside other requests: PostgreSQL")
+    from tests.e2e.conftest import _application, _Daphne
+
+    daphne = _Daphne.get()
+    daphne.serial = False
+    with override_settings(ALLOWED_HOSTS=["127.0.0.1", "localhost"]):
+        daphne.app = _application(None)
+        try:
+            yield f"http://127.0.0.1:{daphne.port}"
+        finally:
+            daphne.app = None
+
+
+def human_move(game: Game) -> dict:
+    """A legal move of the person, whose first pieces start where Pentobi starts their colours
+    (blue a20, red t1): a game the engine can be told throughout."""
+    state = game.current_state()
+    actions = engine.legal_actions(state)
+    colour = engine.COLOURS[state.turn]
+    if state.step == "setup":
+        corner = PENTOBI_CORNER[colour]
+        actions = [a for a in actions if corner in parse_move(a["place"])]
+    return actions[(game.ply * 7) % len(actions)]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice, make_user):
+    robo = make_user("robo")
+    bot_account_make(user=robo, confirm="robo")
+    secret = tokens.token_issue(user=robo, name="bridge", scopes=["bot"]).secret
+    argv = [sys.executable, "-m", "games.bots", "gtp", "--token", secret, "--url", server]
+    argv += ["--games", "1", "--", sys.executable, str(FAKE), "--seed", "5"]
+    process = subprocess.Popen(
+        argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        time.sleep(1.0)  # the bridge is listening to its stream: the challenge reaches it
+        game = services.game_create(
+            creator=alice,
+            mode="classic",
+            players=2,
+            scoring="advanced",
+            rated=True,  # the person's rated challenge to the bot
+            seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="robo")],
+        )
+        deadline = time.monotonic() + 180
+        while True:
+            assert time.monotonic() < deadline, "the game did not end in time"
+            assert process.poll() is None or game.status == Game.Status.FINISHED
+            game.refresh_from_db()
+            if game.status == Game.Status.FINISHED:
+                break
+            if game.status == Game.Status.ACTIVE and game.to_move_seat == 0:
+                services.action_submit(
+                    game=game, user=alice, action=human_move(game), expected_ply=game.ply
+                )
+            else:
+                time.sleep(0.05)
+        assert process.wait(timeout=60) == 0  # --games 1: it stops once the game is over
+    finally:
+        if process.poll() is None:
+            process.kill()
+        out = process.communicate()[0]
+    print(out)
+    assert game.rated and f"game {game.public_id}: accepted" in out
+    bot_seat = game.seats.get(user=robo)
+    bot_actions = Action.objects.filter(game=game, seat=bot_seat.index)
+    assert bot_actions.count() >= 2
+    # Every move of the bot came through the API from the engine (its key names the source).
+    keys = [key for _ply, key in bot_actions.values_list("ply", "key")]
+    expected = [
+        f"u{robo.pk}:bridge-{game.public_id}-{ply - 1}-gtp"
+        for ply, _key in bot_actions.values_list("ply", "key")
+    ]
+    assert keys == expected  # the ply it saw (the action's own ply less one), the engine's
+    assert "our level plays" not in out and "refused" not in out
+    assert out.count(" gtp {'place'") == len(keys)
