@@ -169,7 +169,16 @@ def _respond(request, viewed: Viewed, params, *, page=False, message="", status=
 
 
 def _context(
-    request, viewed: Viewed, params, links, *, message="", labels=None, facts=None, slots=None
+    request,
+    viewed: Viewed,
+    params,
+    links,
+    *,
+    message="",
+    labels=None,
+    profiles=None,
+    facts=None,
+    slots=None,
 ) -> dict:
     """The page's context; ``labels`` and ``facts`` when the caller has read them already;
     ``slots``: for the panel cache, this render's placeholder for each per-request part
@@ -196,6 +205,7 @@ def _context(
     snapshot = table.seat_snapshot(game, seat)
     clock = table.turn_clock(game, viewed.seats)
     labels = labels if labels is not None else table.seat_labels(viewed.seats)
+    profiles = profiles if profiles is not None else table.seat_profiles(viewed.seats)
     ctx.update(
         presenter.playing(
             facts or table.table_facts(viewed, request.user, links.token),
@@ -207,6 +217,7 @@ def _context(
             log_rows=table.turn_log(game),
             replay_url=reverse("game_replay", kwargs={"public_id": game.public_id}),
             clock=clock,
+            profiles=profiles,
         )
     )
     over = game.status == Game.Status.FINISHED
@@ -277,7 +288,14 @@ def _cached_panel(request, viewed: Viewed, params, links) -> str:
         tag = _placeholder_tag()
         slots = {name: tag + name for name in SLOTS}
         ctx = _context(
-            request, viewed, params, links, labels=reads.labels, facts=reads.facts, slots=slots
+            request,
+            viewed,
+            params,
+            links,
+            labels=reads.labels,
+            profiles=reads.profiles,
+            facts=reads.facts,
+            slots=slots,
         )
         html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
         stored = (_cut(html, tag), (ctx["clock"] or {}).get("deadline"))
