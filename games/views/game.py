@@ -41,6 +41,7 @@ from games.selectors import table, takebacks
 from games.selectors.access import Viewed, game_for_viewer, game_to_move
 from games.selectors.names import game_name
 from games.selectors.panel import panel_reads
+from games.selectors.turns import last_mover
 from games.translations import rule_message
 
 from .links import Links
@@ -99,8 +100,12 @@ def act(request, public_id):
     except services.GameError as exc:
         # A refusal shows the game as its reader may see it (404 for a game they may not).
         viewed = game_for_viewer(public_id, request.user)
+        message = refusal(exc)
+        if isinstance(exc, services.StalePly):
+            mine = viewed.seat is not None and last_mover(viewed.game.pk) == viewed.seat.index
+            message = stale(mine=mine)
         return _respond(
-            request, viewed, {}, page=not request.htmx, message=refusal(exc), status=exc.status
+            request, viewed, {}, page=not request.htmx, message=message, status=exc.status
         )
     if not request.htmx:
         return redirect("game", public_id=game.public_id)
@@ -115,6 +120,14 @@ def moved(ply: int) -> HttpResponse:
     response = HttpResponse(status=204)
     response["HX-Trigger"] = json.dumps({"game-moved": {"ply": ply}})
     return response
+
+
+def stale(*, mine: bool) -> str:
+    """What a player reads when they moved from an old position (a tab that missed a move):
+    who moved meanwhile, in words, instead of the plies the service names."""
+    if mine:
+        return _("You moved meanwhile in another tab or window: here is the game now.")
+    return _("Your opponent moved meanwhile: here is the game now.")
 
 
 def refusal(exc: services.GameError) -> str:

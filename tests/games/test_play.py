@@ -551,7 +551,7 @@ def test_a_stale_ply_gets_409_and_the_fresh_panel(duel, alice):
 
     content = text(response)
     assert response.status_code == 409
-    assert "the game has moved on (you saw move 1, it is at 2)" in content
+    assert "Your opponent moved meanwhile: here is the game now." in content
     assert "<strong>Your turn</strong> (red" in content and 'aria-label="Choose piece F"' in content
     assert snapshot(duel) == before
 
