@@ -147,9 +147,16 @@ def _resigned(name: str, player: dict) -> str:
     return _("%(name)s (resigned)") % {"name": name}
 
 
-def standings(score: dict, labels: dict[int, str], mine: int | None = None) -> dict:
-    """Scores (``engine.score``) with the players' names, best first; ``lower_wins`` is the one
-    direction flag both pages read (basic scoring, R8.3)."""
+def standings(
+    score: dict,
+    labels: dict[int, str],
+    mine: int | None = None,
+    profiles: dict[int, str] | None = None,
+) -> dict:
+    """Scores (``engine.score``) with the players' names, best first, and each name's profile
+    address where ``profiles`` has one; ``lower_wins`` is the one direction flag both pages
+    read (basic scoring, R8.3)."""
+    profiles = profiles or {}
     lower_wins = score["scoring"] == "basic"
     players = sorted(score["players"], key=lambda p: (p["place"], p["seat"]))
     return {
@@ -164,6 +171,7 @@ def standings(score: dict, labels: dict[int, str], mine: int | None = None) -> d
                 "player": _resigned(
                     labels[p["seat"]] if p["seat"] in labels else player_label(p["seat"]), p
                 ),
+                "url": profiles.get(p["seat"], ""),
                 "colours": p["colours"],
                 "colour_names": [colour_name(c) for c in p["colours"]],
                 "colour_pairs": [(c, colour_name(c)) for c in p["colours"]],

@@ -36,9 +36,12 @@ def _row(c: dict, over: bool, active: bool, per_move: str, time_left: str) -> st
         f' <span class="badge">{escape(_("to move"))}</span>' if c["to_move"] and not over else ""
     )
     letter, label = escape(c["letter"]), escape(capfirst(c["label"]))
+    player = escape(c["player"])
+    if c.get("player_url"):  # the player's profile; the computer has none
+        player = f'<a href="{escape(c["player_url"])}">{player}</a>'
     head = (
         f'<div class="cp-head"><span class="swatch {name}" aria-hidden="true">{letter}</span> '
-        f'<strong>{label}</strong> <span class="cp-player">{escape(c["player"])}{you}</span>'
+        f'<strong>{label}</strong> <span class="cp-player">{player}{you}</span>'
         f"{badge}</div>"
     )
     # As {% blocktranslate %} does: the values escaped, the catalog's words as they are (the

@@ -62,10 +62,13 @@ def playing(
     log_rows: list | None = None,
     replay_url: str = "",
     clock: dict | None = None,
+    profiles: dict[int, str] | None = None,
 ) -> dict:
     """Everything the page shows once the game has started. ``log_rows`` are the actions'
-    (ply, seat, public events) for the move log; ``clock`` the running turn's deadline.
-    ``facts`` is ``selectors.table.table_facts``: plain data, no model."""
+    (ply, seat, public events) for the move log; ``clock`` the running turn's deadline;
+    ``profiles`` each seat's player's profile address ("" for the computer): the names link to
+    them. ``facts`` is ``selectors.table.table_facts``: plain data, no model."""
+    profiles = profiles or {}
     view, table = snapshot["view"], snapshot["table"]
     mine = facts.viewer
     deciding = (
@@ -92,7 +95,7 @@ def playing(
     colour_labels = {
         c: (_("shared colour") if s is None else name(s)) for c, s in colour_seats.items()
     }
-    colours = _colours(view, table, name)
+    colours = _colours(view, table, name, profiles)
     _add_decks_and_clock(colours, view, table, facts.active, clock, my_colours)
     step = decision.get("step")
     turns = log.turns(
@@ -103,11 +106,15 @@ def playing(
         replay_url=replay_url,
         seat_names=labels,
         shared=next((c for c, s in colour_seats.items() if s is None), None),
+        colour_seats=colour_seats,
+        profiles=profiles,
     )
     return {
         "log": turns,
         "log_items": log.items_html(turns["turns"]),
-        "result": _result(table["score"], labels, mine, colours) if view["over"] else None,
+        "result": (
+            _result(table["score"], labels, mine, colours, profiles) if view["over"] else None
+        ),
         "clock": clock,
         "over": view["over"],
         "board_html": board.board_html(view, last, decision),
@@ -117,7 +124,7 @@ def playing(
         "legal": board.legal_data(decision) if deciding else None,
         "board_text": board.script_text(decision.get("step")),
         "order": _order(table, name, mine),
-        "standings": None if view["over"] else standings(table["score"], labels, mine),
+        "standings": (None if view["over"] else standings(table["score"], labels, mine, profiles)),
         "board_form": any("post" in t for t in decision.get("targets", {}).values()),
         "colours": colours,
         "decks": _decks(view, table, name),
@@ -128,7 +135,7 @@ def playing(
         "decision": decision,
         "deciding": deciding,
         "ply": facts.ply,
-        "scores": standings(table["score"], labels) if view["over"] else None,
+        "scores": standings(table["score"], labels, profiles=profiles) if view["over"] else None,
         "poll": facts.active and not deciding,
     }
 
@@ -148,7 +155,7 @@ def _order(table: dict, name, mine: int | None) -> list[dict]:
     ]
 
 
-def _colours(view: dict, table: dict, name) -> list[dict]:
+def _colours(view: dict, table: dict, name, profiles: dict[int, str]) -> list[dict]:
     out = []
     for c, colour in enumerate(COLOURS):
         supply = view["supply"][colour]
@@ -160,6 +167,7 @@ def _colours(view: dict, table: dict, name) -> list[dict]:
                 "label": colour_name(colour),
                 "letter": colour_letter(COLOURS[c]),
                 "player": _("shared colour") if shared else name(owner_seat),
+                "player_url": "" if owner_seat is None else profiles.get(owner_seat, ""),
                 "supply": supply,
                 "remaining": sum(PIECE_SIZE[p] for p in supply),
                 "passed": colour in view["passed"],
@@ -184,10 +192,12 @@ def _add_decks_and_clock(
         c["clock"] = clock if c["to_move"] and active else None
 
 
-def _result(score: dict, labels: dict, mine: int | None, colours: list[dict]) -> dict:
+def _result(
+    score: dict, labels: dict, mine: int | None, colours: list[dict], profiles: dict[int, str]
+) -> dict:
     """The end of game: winner(s), the viewer's place, each player's and colour's points, the
     bonuses of advanced scoring explained (R8.3, R8.4)."""
-    table = standings(score, labels, mine)
+    table = standings(score, labels, mine, profiles)
     players = score["players"]
     winners = [labels.get(p["seat"], "?") for p in players if p["place"] == 1]
     me = next((p for p in players if p["seat"] == mine), None)

@@ -29,6 +29,17 @@ def _paths() -> dict[str, str]:
     return {key: reverse(name, args=[_ID]) for key, name in names.items()}
 
 
+def names_html(names: Iterable[tuple[str, str]]) -> SafeString:
+    """(name, profile address) pairs as "alice, bob": a name with an address is a link to it,
+    the computer's (address "") is text."""
+    return mark_safe(  # every value is escaped
+        ", ".join(
+            f'<a href="{escape(url)}">{escape(name)}</a>' if url else escape(name)
+            for name, url in names
+        )
+    )
+
+
 def finished_items(rows: Iterable) -> SafeString:
     """The ``<li>`` of each row (``selectors.lists.FinishedRow``), as the template wrote them."""
     paths = _paths()
@@ -82,7 +93,7 @@ def finished_items(rows: Iterable) -> SafeString:
             tail += "</span>"
         else:
             tail = f'<span class="muted">· {escape(row.status_name)}</span>'
-        seats = escape(", ".join(row.seat_labels))
+        seats = names_html(row.seat_links or [(label, "") for label in row.seat_labels])
         out.append(
             f'<li class="game-item" data-game="{pid}">\n'
             f'<div class="game-item-head">\n{head}\n</div>\n'

@@ -53,11 +53,16 @@ def turns(
     replay_url: str,
     seat_names: dict[int, str] | None = None,
     shared: str | None = None,
+    colour_seats: dict[str, int | None] | None = None,
+    profiles: dict[int, str] | None = None,
 ) -> dict:
     """``actions`` are (ply, seat, public events) in ply order. Returns the turns, newest first,
     each with its colour, player, captions, and a link to the replay at its last action. The
     ``shared`` colour's turns (R2.5: the players take turns with it) say who played them, from
-    the acting seat's name in ``seat_names``."""
+    the acting seat's name in ``seat_names``. ``profiles`` (seat -> profile address) with
+    ``colour_seats`` (colour -> seat) give each turn's player's address: the name links to it."""
+    colour_seats = colour_seats or {}
+    profiles = profiles or {}
     out: list[dict] = []
     previous = None
     for ply, seat, events in actions:
@@ -72,6 +77,9 @@ def turns(
                     "label": colour_name(colour),
                     "letter": colour_letter(colour) if colour in COLOURS else "?",
                     "player": _player(colour, seat, colour_labels, seat_names, shared),
+                    "player_url": profiles.get(
+                        seat if shared and colour == shared else colour_seats.get(colour), ""
+                    ),
                     "lines": [],
                     "first_ply": ply,
                     "mine": colour in mine,
@@ -99,7 +107,9 @@ def turns(
 def items_html(turns: list[dict]) -> SafeString:
     """The log's turns as the list's items (``turns``' output, newest first), built here rather
     than in a template loop: a finished game's log has hundreds of lines, and through the template
-    engine they were most of a late position's panel. Every value is escaped."""
+    engine they were most of a late position's panel. Every value is escaped. The player's
+    name is a link of its own to their profile, beside the turn's link to the replay (a link
+    holds no other link)."""
     title = escape(_("Replay from here"))
     out = []
     for t in turns:
@@ -108,13 +118,19 @@ def items_html(turns: list[dict]) -> SafeString:
             f'<li class="ev-{escape(str(line["kind"]))}">{escape(line["text"])}</li>'
             for line in t["lines"]
         )
+        who = escape(t["player"])
+        url = t.get("player_url")
+        who = (
+            f'<a class="log-who" href="{escape(url)}">{who}</a>'
+            if url
+            else f'<span class="log-who">{who}</span>'
+        )
         out.append(
             f'<li class="log-turn {colour}{" new" if t["new"] else ""}">'
             f'<a href="{escape(t["href"])}" title="{title}">'
             f'<span class="swatch {colour}" aria-hidden="true">{escape(t["letter"])}</span> '
             f'<span class="log-n">{t["number"]}.</span> '
-            f"<strong>{escape(capfirst(t['label']))}</strong> "
-            f'<span class="log-who">{escape(t["player"])}</span></a>'
+            f"<strong>{escape(capfirst(t['label']))}</strong></a> {who}"
             f'<ul class="log-lines">{lines}</ul></li>'
         )
     return mark_safe("\n".join(out))  # every value above is escaped

@@ -16,6 +16,7 @@ from django.utils.translation import gettext, pgettext
 
 from games.models import BOT_RELATION, UNLISTED, Game, Seat, TournamentTable
 from games.selectors import seating
+from games.selectors.names import profile_path, seat_profile
 
 # The sections of My games before the finished games (a player's current games are few; the
 # bound keeps a page bounded all the same) and the finished games shown per page.
@@ -37,6 +38,8 @@ class TurnRow:
     mode_name: str
     players: int
     ply: int
+    # The other players (name, profile address or "" for the computer): "against bob".
+    opponents: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,10 @@ class InvitationRow:
     move_time: str  # the time per move, in words
     rated: bool
     creator: str
+    creator_url: str  # the creator's profile
     seat_labels: tuple[str, ...]
+    # Each seat's name and its player's profile address ("" for the computer): the names link.
+    seat_links: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,9 +68,12 @@ class OpenRow:
     scoring_name: str
     move_time: str
     creator: str
+    creator_url: str  # the creator's profile
     seat_labels: tuple[str, ...]
     free: int  # its open seats
     mine: bool  # the reader has a seat in it
+    # Each seat's name and its player's profile address ("" for the computer): the names link.
+    seat_links: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,8 @@ class WatchRow:
     ply: int
     seat_labels: tuple[str, ...]
     mine: bool  # the reader plays in it: "Open", not "Watch"
+    # Each seat's name and its player's profile address ("" for the computer): the names link.
+    seat_links: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,6 +114,8 @@ class CurrentRow:
     invited: bool  # the player holds an invitation to it, not a seat
     creator: str
     tournament: str = ""  # "Autumn cup, round 2" for a tournament's game
+    # Each seat's name and its player's profile address ("" for the computer): the names link.
+    seat_links: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +136,8 @@ class FinishedRow:
     winners: tuple[str, ...]
     pentobi: bool  # Pentobi can open its record (games/engine/blksgf.py)
     tournament: str = ""  # "Autumn cup, round 2" for a tournament's game
+    # Each seat's name and its player's profile address ("" for the computer): the names link.
+    seat_links: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -158,10 +173,10 @@ def lobby(user) -> Lobby:
         .filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
         .order_by("-turn_started_at")[:WATCH_LISTED]
     )
-    prefetch_seats(games + invited + watch)
+    prefetch_seats(games + invited + watch + turns)
     me = user.pk if signed_in else None
     return Lobby(
-        your_turn=tuple(_turn_row(game) for game in turns),
+        your_turn=tuple(_turn_row(game, me) for game in turns),
         invitations=tuple(_invitation_row(game) for game in invited),
         open_games=tuple(_open_row(game, me) for game in games),
         watch=tuple(_watch_row(game, me) for game in watch),
@@ -170,8 +185,11 @@ def lobby(user) -> Lobby:
 
 def your_turn(user, *, limit: int) -> tuple[TurnRow, ...]:
     """The games waiting for ``user``'s decision, the longest waiting first: the lobby's list,
-    one query through seat_unsettled_idx (the player's finished games are never read)."""
-    return tuple(_turn_row(game) for game in _your_turn(user, limit=limit))
+    one query through seat_unsettled_idx (the player's finished games are never read), and
+    one for their seats."""
+    games = _your_turn(user, limit=limit)
+    prefetch_seats(games)
+    return tuple(_turn_row(game, user.pk) for game in games)
 
 
 def _your_turn(user, *, limit: int) -> list[Game]:
@@ -214,8 +232,16 @@ def _open_games(user):
     return games.select_related("created_by")
 
 
-def _turn_row(game: Game) -> TurnRow:
-    return TurnRow(game.public_id, str(game.get_mode_display()), game.players, game.ply)
+def _turn_row(game: Game, me: int | None) -> TurnRow:
+    return TurnRow(
+        game.public_id,
+        str(game.get_mode_display()),
+        game.players,
+        game.ply,
+        opponents=tuple(
+            (str(s.label), seat_profile(s)) for s in game.seats.all() if s.user_id != me
+        ),
+    )
 
 
 def _invitation_row(game: Game) -> InvitationRow:
@@ -226,7 +252,9 @@ def _invitation_row(game: Game) -> InvitationRow:
         move_time=str(game.get_move_seconds_display()),
         rated=game.rated,
         creator=str(game.created_by),
+        creator_url=profile_path(game.created_by),
         seat_labels=_labels(game),
+        seat_links=_links(game),
     )
 
 
@@ -239,7 +267,9 @@ def _open_row(game: Game, me: int | None) -> OpenRow:
         scoring_name=str(game.get_scoring_display()),
         move_time=str(game.get_move_seconds_display()),
         creator=str(game.created_by),
+        creator_url=profile_path(game.created_by),
         seat_labels=_labels(game),
+        seat_links=_links(game),
         free=sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
         mine=me is not None and any(s.user_id == me for s in seats),
     )
@@ -252,6 +282,7 @@ def _watch_row(game: Game, me: int | None) -> WatchRow:
         players=game.players,
         ply=game.ply,
         seat_labels=_labels(game),
+        seat_links=_links(game),
         mine=me is not None and any(s.user_id == me for s in game.seats.all()),
     )
 
@@ -336,6 +367,7 @@ def _current_row(game: Game, seat: Seat, user) -> CurrentRow:
         players=game.players,
         ply=game.ply,
         seat_labels=_labels(game),
+        seat_links=_links(game),
         created_by_me=game.created_by_id == user.pk,
         invite_token=game.invite_token,
         invited=seat.kind == Seat.Kind.INVITED,
@@ -359,6 +391,7 @@ def _finished_row(game: Game, seat: Seat) -> FinishedRow:
         status_name=str(game.get_status_display()),
         my_place=seat.final_place,
         seat_labels=_labels(game),
+        seat_links=_links(game),
         winners=tuple(str(s.label) for s in game.seats.all() if s.final_place == 1),
         pentobi=pentobi,
     )
@@ -384,6 +417,11 @@ def prefetch_seats(games: list[Game]) -> None:
 
 def _labels(game: Game) -> tuple[str, ...]:
     return tuple(str(s.label) for s in game.seats.all())
+
+
+def _links(game: Game) -> tuple[tuple[str, str], ...]:
+    """Each seat's name with its player's profile address ("" for the computer)."""
+    return tuple((str(s.label), seat_profile(s)) for s in game.seats.all())
 
 
 def tournament_tags(game_ids: list[int]) -> dict[int, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -36,3 +37,19 @@ def game_name(game: Game, seats: Iterable[Seat] | None = None) -> str:
         else pgettext("mode", "Classic")
     )
     return _("%(players)s · %(mode)s") % {"players": players, "mode": mode}
+
+
+def profile_path(user) -> str:
+    """The address of a player's profile, or "" where there is none to show (a closed or
+    deleted account: the profile page answers 404). The same for every reader, so that the
+    game's panel, cached for all its readers alike (games/views/game.py), may carry it."""
+    if user is None or not user.is_active or user.deleted_at is not None:
+        return ""
+    return reverse("profile", args=[user.username])
+
+
+def seat_profile(seat: Seat) -> str:
+    """A seat's player's profile address; "" for a computer seat and a seat nobody holds."""
+    if seat.kind in (Seat.Kind.AI, Seat.Kind.OPEN, Seat.Kind.LINK):
+        return ""
+    return profile_path(seat.user)

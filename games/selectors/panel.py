@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.utils import translation
 
 from games.selectors.access import Viewed
-from games.selectors.table import TableFacts, seat_labels, table_facts
+from games.selectors.table import TableFacts, seat_labels, seat_profiles, table_facts
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class PanelReads:
 
     facts: TableFacts
     labels: dict[int, str]
+    profiles: dict[int, str]
     key: str
 
 
@@ -38,18 +39,25 @@ def panel_reads(viewed: Viewed, user, token: str, selection: tuple[str, ...]) ->
     wizard's piece, orientation and source as the request asks for them)."""
     game = viewed.game
     labels = seat_labels(viewed.seats)
+    profiles = seat_profiles(viewed.seats)  # the names' links: the same for every reader
     facts = table_facts(viewed, user, token)
     read = [
         _row(game),
         [[_row(seat), _player(seat.user)] for seat in viewed.seats],
         repr(facts),
         sorted(labels.items()),
+        sorted(profiles.items()),
         translation.get_language(),
         token,
         list(selection),
     ]
     digest = hashlib.blake2b(json.dumps(read, default=str).encode(), digest_size=16).hexdigest()
-    return PanelReads(facts=facts, labels=labels, key=f"panel:{game.public_id}:{game.ply}:{digest}")
+    return PanelReads(
+        facts=facts,
+        labels=labels,
+        profiles=profiles,
+        key=f"panel:{game.public_id}:{game.ply}:{digest}",
+    )
 
 
 def _row(obj) -> list:
@@ -58,6 +66,11 @@ def _row(obj) -> list:
 
 
 def _player(user) -> list | None:
-    """What the panel reads of a seat's player: their name (the labels, the game's name) and
-    the end of their vacation (the labels, the clock)."""
-    return None if user is None else [user.pk, str(user), user.vacation_until]
+    """What the panel reads of a seat's player: their name (the labels, the game's name), their
+    profile's address (the names' links) and the end of their vacation (the labels, the
+    clock)."""
+    return (
+        None
+        if user is None
+        else [user.pk, str(user), user.username, user.is_active, user.vacation_until]
+    )

@@ -14,6 +14,7 @@ from games import engine
 from games.models import Action, Game, Seat
 from games.selectors import clock, hot, seating
 from games.selectors.access import Viewed
+from games.selectors.names import seat_profile
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,12 @@ def _takeback_facts(game: Game) -> tuple:
 def seat_labels(seats: Iterable[Seat]) -> dict[int, str]:
     """The names at the table, by seat index (``seats`` with their users: ``Viewed.seats``)."""
     return {s.index: s.label for s in seats}
+
+
+def seat_profiles(seats: Iterable[Seat]) -> dict[int, str]:
+    """Each seat's player's profile address, by seat index ("" for a computer seat): the names
+    at the table are links to them (``seats`` with their users: ``Viewed.seats``)."""
+    return {s.index: seat_profile(s) for s in seats}
 
 
 def game_view(game: Game, seat: Seat | None) -> dict | None:

@@ -22,3 +22,14 @@ def turn_start_ply(game_id: int, seat_index: int) -> int:
         .first()
     )
     return last or 0
+
+
+def last_mover(game_id: int) -> int | None:
+    """The seat of the game's latest action still standing (not taken back); None before the
+    first. A refused stale move says whether the player's own other tab moved, or another."""
+    return (
+        Action.objects.filter(game_id=game_id, taken_back=False)
+        .order_by("-ply")
+        .values_list("seat", flat=True)
+        .first()
+    )

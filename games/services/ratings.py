@@ -41,6 +41,7 @@ from datetime import timedelta
 from functools import cache
 from itertools import combinations
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.translation import gettext
@@ -51,6 +52,7 @@ from games.models import Game, Rating, RatingChange, Seat
 from games.selectors.access import visible_to
 
 MODEL = BradleyTerryFull()
+User = get_user_model()
 COMPUTER_SIGMA = 2.0
 # Head-to-head win rates from the arena (bench/AI_RESULTS.md, 2-player, classic and Shuffle
 # pooled), each the lower end of its 95 % Wilson interval: Casual won 80 of 80 games against
@@ -240,21 +242,42 @@ class Standing:
 
 
 def leaderboard(mode: str, *, limit: int = 100) -> list[Standing]:
-    rows = (
+    """The best ``limit`` players of ``mode``. A player who has finished a game of the mode but
+    has no rating in it yet (only unrated games, or rated games that left them out) is listed
+    too, at a newcomer's rating and provisional: a newcomer finds themselves on the board
+    after their first game, not only after their first rated one."""
+    rated = list(
         Rating.objects.filter(mode=mode, user__is_active=True)
         .select_related("user")
         .order_by("-ordinal", "user__username")[:limit]
     )
+    newcomer = MODEL.rating()
+    fresh = (
+        User.objects.filter(
+            is_active=True,
+            seats__kind=Seat.Kind.HUMAN,
+            seats__game__mode=mode,
+            seats__game__status=Game.Status.FINISHED,
+        )
+        .exclude(ratings__mode=mode)
+        .distinct()
+        .order_by("username")[:limit]
+    )
+    rows = [(r.ordinal, r.user, shown(r.mu, r.sigma), r.games) for r in rated]
+    rows += [
+        (newcomer.mu - 3 * newcomer.sigma, u, shown(newcomer.mu, newcomer.sigma), 0) for u in fresh
+    ]
+    rows.sort(key=lambda row: (-row[0], row[1].username))
     return [
         Standing(
             place=i,
-            username=r.user.username,
-            display_name=str(r.user),
-            rating=shown(r.mu, r.sigma),
-            games=r.games,
-            provisional=r.games < PROVISIONAL_GAMES,
+            username=user.username,
+            display_name=str(user),
+            rating=rating,
+            games=games,
+            provisional=games < PROVISIONAL_GAMES,
         )
-        for i, r in enumerate(rows, start=1)
+        for i, (_ordinal, user, rating, games) in enumerate(rows[:limit], start=1)
     ]
 
 

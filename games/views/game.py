@@ -41,6 +41,7 @@ from games.selectors import table, takebacks
 from games.selectors.access import Viewed, game_for_viewer, game_to_move
 from games.selectors.names import game_name
 from games.selectors.panel import panel_reads
+from games.selectors.turns import last_mover
 from games.translations import rule_message
 
 from .bots import refuse_bot
@@ -101,8 +102,12 @@ def act(request, public_id):
     except services.GameError as exc:
         # A refusal shows the game as its reader may see it (404 for a game they may not).
         viewed = game_for_viewer(public_id, request.user)
+        message = refusal(exc)
+        if isinstance(exc, services.StalePly):
+            mine = viewed.seat is not None and last_mover(viewed.game.pk) == viewed.seat.index
+            message = stale(mine=mine)
         return _respond(
-            request, viewed, {}, page=not request.htmx, message=refusal(exc), status=exc.status
+            request, viewed, {}, page=not request.htmx, message=message, status=exc.status
         )
     if not request.htmx:
         return redirect("game", public_id=game.public_id)
@@ -117,6 +122,14 @@ def moved(ply: int) -> HttpResponse:
     response = HttpResponse(status=204)
     response["HX-Trigger"] = json.dumps({"game-moved": {"ply": ply}})
     return response
+
+
+def stale(*, mine: bool) -> str:
+    """What a player reads when they moved from an old position (a tab that missed a move):
+    who moved meanwhile, in words, instead of the plies the service names."""
+    if mine:
+        return _("You moved meanwhile in another tab or window: here is the game now.")
+    return _("Your opponent moved meanwhile: here is the game now.")
 
 
 def refusal(exc: services.GameError) -> str:
@@ -171,7 +184,16 @@ def _respond(request, viewed: Viewed, params, *, page=False, message="", status=
 
 
 def _context(
-    request, viewed: Viewed, params, links, *, message="", labels=None, facts=None, slots=None
+    request,
+    viewed: Viewed,
+    params,
+    links,
+    *,
+    message="",
+    labels=None,
+    profiles=None,
+    facts=None,
+    slots=None,
 ) -> dict:
     """The page's context; ``labels`` and ``facts`` when the caller has read them already;
     ``slots``: for the panel cache, this render's placeholder for each per-request part
@@ -198,6 +220,7 @@ def _context(
     snapshot = table.seat_snapshot(game, seat)
     clock = table.turn_clock(game, viewed.seats)
     labels = labels if labels is not None else table.seat_labels(viewed.seats)
+    profiles = profiles if profiles is not None else table.seat_profiles(viewed.seats)
     ctx.update(
         presenter.playing(
             facts or table.table_facts(viewed, request.user, links.token),
@@ -209,6 +232,7 @@ def _context(
             log_rows=table.turn_log(game),
             replay_url=reverse("game_replay", kwargs={"public_id": game.public_id}),
             clock=clock,
+            profiles=profiles,
         )
     )
     over = game.status == Game.Status.FINISHED
@@ -279,7 +303,14 @@ def _cached_panel(request, viewed: Viewed, params, links) -> str:
         tag = _placeholder_tag()
         slots = {name: tag + name for name in SLOTS}
         ctx = _context(
-            request, viewed, params, links, labels=reads.labels, facts=reads.facts, slots=slots
+            request,
+            viewed,
+            params,
+            links,
+            labels=reads.labels,
+            profiles=reads.profiles,
+            facts=reads.facts,
+            slots=slots,
         )
         html = render_to_string(PANEL, ctx)  # no request: nothing per-user gets in
         stored = (_cut(html, tag), (ctx["clock"] or {}).get("deadline"))

@@ -170,7 +170,9 @@ def test_a_move_from_an_outdated_position_says_the_game_moved_on(
     page.locator(".tray-tools button.primary").click()  # sends it
     message = page.locator("#game .game-message.error")
     message.wait_for(timeout=HANG_GUARD)
-    assert "the game has moved on (you saw move 0, it is at 1)" in message.inner_text()
+    # A sentence a player understands, not the plies: their own move from another tab.
+    said = message.inner_text()
+    assert "You moved meanwhile in another tab or window: here is the game now." in said, said
     shows(page, ply)
     page.screenshot(path=str(screenshots / "stale-move-refused-1280.png"))
     context.close()

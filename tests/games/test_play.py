@@ -261,8 +261,12 @@ def test_a_finished_game_shows_the_scores(duel, alice):
     scores = section(content, "scores")
     assert "The game is over." in content
     assert "Basic scoring" in scores
-    assert re.search(r"<td>1</td><td>alice</td><td>blue, red</td><td>0</td>", scores)
-    assert re.search(r"<td>1</td><td>bob</td><td>yellow, green</td><td>0</td>", scores)
+    # Each name leads to the player's profile.
+    alice_row = (
+        r'<td>1</td><td><a href="/players/alice/">alice</a></td><td>blue, red</td><td>0</td>'
+    )
+    bob_row = r'<td>1</td><td><a href="/players/bob/">bob</a></td><td>yellow, green</td><td>0</td>'
+    assert re.search(alice_row, scores) and re.search(bob_row, scores)
     assert "Your move" not in content and "Your hand" not in content
 
 
@@ -274,8 +278,11 @@ def test_a_finished_game_ranks_players_by_squares_left(duel, bob):
 
     scores = section(text(client_for(bob).get(page_url(duel))), "scores")
 
-    assert re.search(r"<td>1</td><td>bob</td><td>yellow, green</td><td>1</td>", scores)
-    assert re.search(r"<td>2</td><td>alice</td><td>blue, red</td><td>5</td>", scores)
+    bob_row = r'<td>1</td><td><a href="/players/bob/">bob</a></td><td>yellow, green</td><td>1</td>'
+    alice_row = (
+        r'<td>2</td><td><a href="/players/alice/">alice</a></td><td>blue, red</td><td>5</td>'
+    )
+    assert re.search(bob_row, scores) and re.search(alice_row, scores)
 
 
 # -- one partial per phase ------------------------------------------------------------------
@@ -544,7 +551,7 @@ def test_a_stale_ply_gets_409_and_the_fresh_panel(duel, alice):
 
     content = text(response)
     assert response.status_code == 409
-    assert "the game has moved on (you saw move 1, it is at 2)" in content
+    assert "Your opponent moved meanwhile: here is the game now." in content
     assert "<strong>Your turn</strong> (red" in content and 'aria-label="Choose piece F"' in content
     assert snapshot(duel) == before
 
@@ -801,5 +808,7 @@ def test_a_three_player_game_names_the_shared_colour(alice, bob, carol, make_use
 
     colours = section(content, "colours")
     assert re.search(r'<strong>Green</strong> <span class="cp-player">shared colour', colours)
-    assert re.search(r'<strong>Red</strong> <span class="cp-player">erin', colours)
+    assert re.search(
+        r'<strong>Red</strong> <span class="cp-player"><a href="/players/erin/">erin</a>', colours
+    )
     assert colours.count(" in hand</span>") == 3  # three decks: the shared colour has none

@@ -93,7 +93,7 @@ def test_a_taken_back_moves_own_request_sent_again_is_refused_as_stale(alice, bo
 
     again = client.post(f"/games/{game.public_id}/act/", request, HTTP_HX_REQUEST="true")
     assert again.status_code == 409
-    assert "here is the game as it stands now" in again.content.decode()
+    assert "here is the game now" in again.content.decode()
     assert snapshot(game) == before  # nothing played, nothing written
     with pytest.raises(services.StalePly):  # the service's answer, for any caller
         services.action_submit(

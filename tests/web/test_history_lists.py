@@ -174,7 +174,7 @@ def test_a_cursor_that_is_not_one_of_my_games_gives_the_first_page(alice, bob, c
         assert len(response.context["page"].finished) == 3
 
 
-def test_the_lobbys_turn_list_is_one_query_without_any_state(alice, bob):
+def test_the_lobbys_turn_list_is_two_queries_without_any_state(alice, bob):
     finished_games([alice, bob], 5)
     for level in ("beginner", "casual"):
         services.game_create(
@@ -187,8 +187,13 @@ def test_the_lobbys_turn_list_is_one_query_without_any_state(alice, bob):
     with CaptureQueriesContext(connection) as captured:
         games = lists.your_turn(alice, limit=5)
 
-    assert len(games) == 2 and len(captured) == 1
-    assert '"state"' not in captured[0]["sql"]
+    # The games, then their seats (each row names the opponents): no game's state.
+    assert len(games) == 2 and len(captured) == 2
+    assert all('"state"' not in q["sql"] for q in captured)
+    assert [g.opponents for g in games] == [
+        (("Computer - Yellow & Green (Beginner)", ""),),
+        (("Computer - Yellow & Green (Casual)", ""),),
+    ]
 
 
 def test_no_list_page_reads_a_games_state(alice, bob, duel):

@@ -159,7 +159,9 @@ def test_the_scores_so_far_follow_the_engine(duel, bob):
     standings = re.search(r'<section class="standings".*?</section>', content, re.S).group(0)
     result = engine.score(engine.State.from_json(duel.state))
     for p in result["players"]:
-        name = "bob (you)" if p["seat"] == 1 else "alice"
+        name = '<a href="/players/bob/">bob</a> (you)' if p["seat"] == 1 else "alice"
+        if p["seat"] != 1:
+            name = '<a href="/players/alice/">alice</a>'
         assert re.search(
             rf"<td>{p['place']}</td><td>{re.escape(name)}</td><td>[^<]*</td><td>{p['score']}</td>",
             standings,
