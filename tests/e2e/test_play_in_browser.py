@@ -287,7 +287,8 @@ def sign_up(page, site, username: str, email: str) -> None:
     page.goto(link)
     page.locator("main form button[type=submit]").click()
     page.wait_for_load_state()
-    assert page.get_by_role("link", name=username).count()  # logged in
+    # logged in: the header names the player (inside the closed Menu on a phone)
+    assert page.locator(f"header a[href='/players/{username}/']").count()
 
 
 def log_in(page, site, username: str, password: str) -> None:
@@ -296,7 +297,7 @@ def log_in(page, site, username: str, password: str) -> None:
     page.fill("input[name=password]", password)
     page.locator("main form button[type=submit]").click()
     page.wait_for_load_state()
-    assert page.get_by_role("link", name=username).count()
+    assert page.locator(f"header a[href='/players/{username}/']").count()
 
 
 def create_game_against_the_computer(page, site) -> str:
