@@ -289,8 +289,12 @@
         // "Play now": the table forming around this player changed, or became a game.
         const waiting = document.getElementById("seek");
         if (waiting) {
-          if (message.game) window.location.assign("/games/" + encodeURIComponent(message.game) + "/");
-          else document.body.dispatchEvent(new Event("seek-changed"));
+          if (message.game) {
+            waiting.remove(); // no refetch of the table races the navigation
+            window.location.assign("/games/" + encodeURIComponent(message.game) + "/");
+          } else {
+            document.body.dispatchEvent(new Event("seek-changed"));
+          }
         } else if (message.game) {
           turnSound();
           toast(message.title, "/games/" + encodeURIComponent(message.game) + "/");

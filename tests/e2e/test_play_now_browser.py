@@ -85,8 +85,14 @@ def test_play_now_forms_a_table_live_and_opens_the_game(
     # tables, the game starts, and every page opens it.
     site.call(lambda: seeks.sweep(now=timezone.now() + timedelta(minutes=6)))
     for page in (alice_page, bob_page, carol_page):
-        page.wait_for_url("**/games/*/", timeout=30000)
-        page.wait_for_selector("#game .board-svg")
+        # Polled rather than awaited as one navigation: the nudge and the page's own refetch
+        # may both open the game, and the second navigation aborts the first.
+        for _ in range(150):  # 30 s
+            if "/games/" in page.url:
+                break
+            page.wait_for_timeout(200)
+        assert "/games/" in page.url, page.url
+        page.wait_for_selector("#game .board-svg", timeout=30000)
     game = site.call(lambda: Game.objects.get())
     assert all(game.public_id in p.url for p in (alice_page, bob_page, carol_page))
     users = site.call(lambda: sorted(s.user.username for s in game.seats.all()))
