@@ -39,14 +39,11 @@ ours.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import queue
 import random
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
@@ -58,66 +55,38 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on t
 
 from bench.ai.arena import elo, machine, mean_ci, pct, percentile, wilson  # noqa: E402
 from games.ai import LEVELS, decide, mcts  # noqa: E402
+
+# The GTP client and Pentobi's coordinates are the bridge's (games.bots.gtp): one copy.
+from games.bots.gtp import (  # noqa: E402
+    COMMAND_TIMEOUT,
+    CORNER_CELLS,
+    INVERSE,
+    VARIANT,
+    Cell,
+    Gtp,
+    GtpError,
+    format_move,
+    parse_move,
+)
 from games.engine import COLOURS, IllegalAction, apply, new_game  # noqa: E402
 from games.engine import score as engine_score  # noqa: E402
 from games.engine import view as seat_view  # noqa: E402
 from games.engine.blksgf import COLOUR_NUMBER, PENTOBI_CORNER, SYMMETRIES, export  # noqa: E402
-from games.engine.pieces import W, parse_square, square_name  # noqa: E402
 from games.engine.record import make_record  # noqa: E402
 from games.engine.rules import placement_text  # noqa: E402
 from games.engine.scoring import colour_points  # noqa: E402
 
-Cell = tuple[int, int]  # (column, row) from 0: a1 is (0, 0), t20 is (19, 19), as in R1.1
-
-VARIANT = {2: "classic_2", 3: "classic_3", 4: "classic"}  # pentobi-gtp --game
 BOOK = {2: "book_classic_2.blksgf", 3: "book_classic_3.blksgf", 4: "book_classic.blksgf"}
-CORNER_CELLS = frozenset(PENTOBI_CORNER.values())
 SQUARES_PER_COLOUR = 89  # R1.3
 # showboard's characters for the four colours; '.' is empty, '+' an empty starting point.
 BOARD_MARK = {"X": "B", "O": "Y", "#": "R", "@": "G", ".": ".", "+": "."}
-COMMAND_TIMEOUT = 900.0  # seconds for one GTP answer: level 9 can think for minutes
 
 
 class ArenaError(RuntimeError):
     """Something that must not happen between two engines that play by the same rules."""
 
 
-class GtpError(ArenaError):
-    """pentobi-gtp refused a command, answered nonsense or stopped."""
-
-
 # -- coordinates --------------------------------------------------------------------------------
-
-
-def parse_move(text: str) -> list[Cell]:
-    """Pentobi's move text (``a1,b1,b2``: the squares a piece covers, any order, any case)."""
-    cells = []
-    for part in text.strip().lower().split(","):
-        try:
-            index = parse_square(part)
-        except ValueError:
-            raise GtpError(f"{text!r} is not a move: {part!r} is not a square a1..t20") from None
-        cells.append((index % W, index // W))
-    if not 1 <= len(cells) <= 5 or len(set(cells)) != len(cells):
-        raise GtpError(f"{text!r} is not a move: a piece covers 1 to 5 distinct squares (R1.3)")
-    return cells
-
-
-def format_move(cells) -> str:
-    """Cells as Pentobi writes a move: squares in its order a1, b1, ..., a2, ... (Pentobi-SGF)."""
-    return ",".join(square_name(x, y) for x, y in sorted(cells, key=lambda c: (c[1], c[0])))
-
-
-def _inverse(i: int) -> int:
-    f = SYMMETRIES[i]
-    return next(
-        j
-        for j, g in enumerate(SYMMETRIES)
-        if all(g(*f(x, y)) == (x, y) for x, y in ((1, 2), (3, 7)))
-    )
-
-
-INVERSE = tuple(_inverse(i) for i in range(len(SYMMETRIES)))
 
 
 class BoardMap:
@@ -202,77 +171,6 @@ def pentobi_command(binary: str, players: int, *, level: int, seed: int, books: 
     argv += ["--noresign", "--quiet"]  # play every game out; no log on stderr
     argv += ["--book", str(Path(books) / BOOK[players])] if books else ["--nobook"]
     return argv
-
-
-class Gtp:
-    """A GTP engine in a child process: ``send(command)`` returns the answer or raises."""
-
-    def __init__(self, argv: list[str], *, timeout: float = COMMAND_TIMEOUT):
-        self.argv = argv
-        self.timeout = timeout
-        try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
-            )
-        except OSError as exc:
-            raise GtpError(f"cannot start {argv[0]}: {exc}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def _line(self, command: str) -> str:
-        try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise GtpError(f"no answer to {command!r} within {self.timeout:.0f} s") from None
-        if line is None:
-            status = self.proc.wait()
-            raise GtpError(f"{self.argv[0]} stopped (exit status {status}) after {command!r}")
-        return line
-
-    def send(self, command: str) -> str:
-        try:
-            self.proc.stdin.write(command + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise GtpError(f"{self.argv[0]} is not running (sending {command!r})") from None
-        first = self._line(command)
-        while not first.strip():  # GTP: empty lines before an answer are ignored
-            first = self._line(command)
-        body = [first[1:].strip()]
-        while line := self._line(command):
-            body.append(line)
-        text = "\n".join(body).strip("\n")
-        if first.startswith("?"):
-            raise GtpError(f"{command!r} refused: {text.strip()}")
-        if not first.startswith("="):
-            raise GtpError(f"{command!r}: not a GTP answer: {first!r}")
-        return text
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(GtpError):
-                self.send("quit")
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 def parse_showboard(text: str) -> list[str]:
@@ -745,7 +643,7 @@ def sgf_check_one(binary: str, books: str | None, players: int, seed: int, out: 
         try:
             checks["pentobi_final_score"] = check_final(gtp, state, players)
             checks["score_matches"] = True
-        except ArenaError as exc:
+        except (ArenaError, GtpError) as exc:
             checks["score_matches"] = False
             checks["problem"] = str(exc)
     checks["our_points"] = pentobi_points(state)
