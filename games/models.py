@@ -573,6 +573,11 @@ class TurnNotice(models.Model):
         return f"{self.game.public_id} seat {self.seat.index + 1} ply {self.ply}: {self.kind}"
 
 
+def shown_rating(mu: float, sigma: float) -> int:
+    """The rating players see: ``1000 + 40 * (mu - 3 sigma)`` (games.services.ratings)."""
+    return round(1000 + 40 * (mu - 3 * sigma))
+
+
 class Rating(models.Model):
     """A player's current rating in one mode (openskill's Plackett-Luce ``mu`` and ``sigma``;
     games.services.ratings turns them into the number players see)."""

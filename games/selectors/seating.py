@@ -72,3 +72,12 @@ def seat_for_joiner(game: Game, seats: list[Seat], user, token: str = "") -> Sea
     if seat is not None and blocks_between(user, at_table):
         return None
     return seat
+
+
+def blocked_pairs(user_ids) -> set[frozenset[int]]:
+    """Every pair among ``user_ids`` (a list, or a query of ids) where one blocked the other,
+    in one query: "Play now" and tournaments never seat such a pair together."""
+    rows = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {frozenset(row) for row in rows}

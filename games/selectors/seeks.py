@@ -18,7 +18,7 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from accounts.models import Block, blocked_ids
-from games.models import Game, Rating, Seek, SeekTable
+from games.models import Game, Rating, Seek, SeekTable, shown_rating
 
 
 def half_width(waited_seconds: float) -> int:
@@ -45,7 +45,7 @@ def rating_of(user, mode: str) -> int:
     row = Rating.objects.filter(user=user, mode=mode).only("mu", "sigma").first()
     if row is None:
         return NEWCOMER_RATING
-    return round(1000 + 40 * (row.mu - 3 * row.sigma))  # games.services.ratings.shown
+    return shown_rating(row.mu, row.sigma)
 
 
 NEWCOMER_RATING = 1000

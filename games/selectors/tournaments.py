@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.utils.translation import pgettext_lazy
 
 from games import pairing
-from games.models import Entry, Game, Rating, Seat, Tournament, TournamentTable
+from games.models import Entry, Game, Rating, Seat, Tournament, TournamentTable, shown_rating
 
 
 def ratings_of(user_ids: list[int], mode: str) -> dict[int, int]:
@@ -19,7 +19,7 @@ def ratings_of(user_ids: list[int], mode: str) -> dict[int, int]:
     rows = Rating.objects.filter(user_id__in=user_ids, mode=mode).values_list(
         "user_id", "mu", "sigma"
     )
-    return {user_id: round(1000 + 40 * (mu - 3 * sigma)) for user_id, mu, sigma in rows}
+    return {user_id: shown_rating(mu, sigma) for user_id, mu, sigma in rows}
 
 
 def table_users(table: TournamentTable) -> list[int]:

@@ -48,7 +48,7 @@ from django.utils.translation import gettext
 from openskill.models import BradleyTerryFull
 
 from games import engine
-from games.models import Game, Rating, RatingChange, Seat
+from games.models import Game, Rating, RatingChange, Seat, shown_rating
 from games.selectors.access import visible_to
 
 MODEL = BradleyTerryFull()
@@ -99,8 +99,8 @@ def computer_mu() -> dict[str, float]:
 
 
 def shown(mu: float, sigma: float) -> int:
-    """The rating players see."""
-    return round(1000 + 40 * (mu - 3 * sigma))
+    """The rating players see (``models.shown_rating``, which the selectors read too)."""
+    return shown_rating(mu, sigma)
 
 
 def computer_rating(level: str) -> int:

@@ -43,9 +43,9 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Block
 from games.live import nudges
 from games.models import Game, Seat, Seek, SeekTable, bot_ids
+from games.selectors import seating
 from games.selectors import seeks as seek_reads
 from games.services import notify, ratings
 from games.services.errors import Conflict, GameError, NotAllowed, TooMany
@@ -144,28 +144,33 @@ def seek_ask(
     return seek
 
 
-def _blocked_pairs(user_ids) -> set[tuple[int, int]]:
-    """Every (a, b) among ``user_ids`` (a list, or a query of ids) where one blocked the other,
-    both ways round."""
-    pairs = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids).values_list(
-        "blocker_id", "blocked_id"
-    )
-    out = set()
-    for a, b in pairs:
-        out.add((a, b))
-        out.add((b, a))
-    return out
+def _directed(pairs: set[frozenset[int]]) -> set[tuple[int, int]]:
+    """Blocked pairs both ways round, for the plan's inner loop (a tuple per look-up)."""
+    return {(a, b) for pair in pairs for a in pair for b in pair if a != b}
 
 
-def _fits(seek: Seek, seated: list[Seek], now: datetime, *, chosen: bool = False) -> bool:
+def _fits(
+    seek: Seek,
+    seated: list[Seek],
+    now: datetime,
+    *,
+    chosen: bool = False,
+    blocked: set[frozenset[int]] | None = None,
+    bots: set[int] | None = None,
+) -> bool:
     """Whether ``seek`` may sit with ``seated``: each rating inside the other's window (only
-    theirs when the player chose the table), nobody blocked either way."""
+    theirs when the player chose the table), nobody blocked either way, people and bots not at
+    one rated table. ``blocked`` and ``bots``: read once for every candidate table's players
+    (else read here)."""
     ids = [seek.user_id, *(s.user_id for s in seated)]
-    if seek.rated and len(bot_ids(ids)) not in (0, len(set(ids))):
+    if bots is None:
+        bots = bot_ids(ids)
+    if seek.rated and len(bots & set(ids)) not in (0, len(set(ids))):
         return False  # people and bots never share a rated table
-    pairs = _blocked_pairs(ids)
+    if blocked is None:
+        blocked = seating.blocked_pairs(ids)
     for other in seated:
-        if (seek.user_id, other.user_id) in pairs or other.user_id == seek.user_id:
+        if frozenset((seek.user_id, other.user_id)) in blocked or other.user_id == seek.user_id:
             return False
         gap = abs(seek.rating - other.rating)
         theirs = seek_reads.half_width((now - other.created_at).total_seconds())
@@ -194,10 +199,19 @@ def _best_table(seek: Seek, now: datetime) -> tuple[SeekTable, list[Seek]]:
     low, high = seek_reads.window(seek.rating, seek.created_at, now)
     best = None
     near = Seek.objects.filter(status=Seek.Status.WAITING, rating__gte=low, rating__lte=high)
-    for table in candidates.filter(pk__in=near.values("table_id")).order_by("created_at")[:50]:
-        seated = _waiting_at(table)
+    tables = list(candidates.filter(pk__in=near.values("table_id")).order_by("created_at")[:50])
+    # The candidates' players, their blocks and bots: three queries for all the tables.
+    at = defaultdict(list)
+    for other in Seek.objects.filter(table__in=tables, status=Seek.Status.WAITING).order_by(
+        "created_at", "pk"
+    ):
+        at[other.table_id].append(other)
+    ids = [seek.user_id, *(s.user_id for group in at.values() for s in group)]
+    blocked, bots = seating.blocked_pairs(ids), bot_ids(ids)
+    for table in tables:
+        seated = at[table.pk]
         free = table.players - len(seated)
-        if free <= 0 or not seated or not _fits(seek, seated, now):
+        if free <= 0 or not seated or not _fits(seek, seated, now, blocked=blocked, bots=bots):
             continue
         if best is None or free < best[0]:
             best = (free, table, seated)
@@ -475,16 +489,17 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         for table in tables.values():
             if table.key[2] and table.seats:
                 table.key += (table.seats[0].user_id in bots,)
-        blocked = _blocked_pairs(waiting.values("user_id")) if user_ids else set()
+        users = waiting.values("user_id")
+        blocked = _directed(seating.blocked_pairs(users)) if user_ids else set()
         # Tables nobody waits at any more (a player made inactive) are closed.
         empty = [pk for pk, t in tables.items() if not t.seats]
+        sizes = {pk: len(t.seats) for pk, t in tables.items()}  # the plan extends the kept ones
         decided = plan(list(tables.values()), blocked, now.timestamp())
-        moved = [s.seek_id for pk in decided.moves for s in _original(tables, pk)]
         _move_seats(_final(decided.moves))
         for pk, size in decided.sizes.items():
             SeekTable.objects.filter(pk=pk).update(players=size)
         _close_tables([*decided.moves, *empty])
-        touched = {u for pk in decided.moves.values() for u in _users(tables, pk)}
+        touched = {s.user_id for pk in set(decided.moves.values()) for s in tables[pk].seats}
         _told(list(touched))
     started = 0
     for pk in decided.full:
@@ -496,7 +511,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         "tables": len(tables),
         "waiting": len(user_ids),
         "joined": len(decided.moves),
-        "moved": len(moved),
+        "moved": sum(sizes[pk] for pk in decided.moves),
         "started": started,
         "filled": filled,
     }
@@ -547,14 +562,6 @@ def _move_seats(moves: dict[int, int]) -> None:
         return
     for absorbed, kept in moves.items():
         Seek.objects.filter(table_id=absorbed, status=Seek.Status.WAITING).update(table_id=kept)
-
-
-def _original(tables, pk) -> list[_Seat]:
-    return tables[pk].seats
-
-
-def _users(tables, pk) -> list[int]:
-    return [s.user_id for s in tables[pk].seats]
 
 
 def _start_table(pk: int, *, now: datetime, fill: bool = False) -> int:

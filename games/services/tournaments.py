@@ -29,10 +29,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Block
 from games import jobs, pairing
 from games.live import nudges
 from games.models import Entry, Game, Tournament, TournamentTable, is_bot
+from games.selectors import seating
 from games.selectors import tournaments as reads
 from games.services import notify
 from games.services.errors import Conflict, GameError, NotAllowed, TooMany
@@ -295,7 +295,10 @@ def tournament_start(pk: int, *, now: datetime | None = None) -> str:
         tournament.status = Tournament.Status.RUNNING
         if tournament.format == Tournament.Format.ROUND_ROBIN:
             schedule = pairing.round_robin(
-                ids, size=tournament.size, double=tournament.double, blocked=_blocked(ids)
+                ids,
+                size=tournament.size,
+                double=tournament.double,
+                blocked=seating.blocked_pairs(ids),
             )
             tournament.schedule = [
                 {"tables": [list(t) for t in r.tables], "byes": list(r.byes)} for r in schedule
@@ -339,13 +342,6 @@ def _active_ids(tournament: Tournament, round_number: int) -> list[int]:
     )
 
 
-def _blocked(ids: list[int]) -> set[frozenset[int]]:
-    pairs = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list(
-        "blocker_id", "blocked_id"
-    )
-    return {frozenset(pair) for pair in pairs}
-
-
 def _start_round(tournament: Tournament, number: int, *, now: datetime) -> None:
     """Create round ``number``'s games (and byes) of the locked ``tournament``."""
     active = _active_ids(tournament, number)
@@ -353,7 +349,7 @@ def _start_round(tournament: Tournament, number: int, *, now: datetime) -> None:
         history = reads.history(tournament)
         players = [history.player(user_id) for user_id in active]
         plan = pairing.swiss(
-            players, size=tournament.size, met=history.met, blocked=_blocked(active)
+            players, size=tournament.size, met=history.met, blocked=seating.blocked_pairs(active)
         )
         tables, byes = [list(t) for t in plan.tables], list(plan.byes)
     else:
