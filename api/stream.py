@@ -18,11 +18,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from contextlib import contextmanager
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.core.handlers.asgi import ASGIRequest
-from django.db import OperationalError
+from django.db import OperationalError, connection, transaction
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 
@@ -34,6 +35,22 @@ from games.selectors.access import game_for_viewer
 
 KEEPALIVE_SECONDS = 20.0
 CONTENT_TYPE = "application/x-ndjson"
+
+
+@contextmanager
+def one_snapshot():
+    """A transaction whose statements all see the same committed state: PostgreSQL's
+    REPEATABLE READ (its default, READ COMMITTED, gives each statement its own). SQLite's
+    transaction already holds one snapshot from its first read. Inside a caller's transaction
+    the caller's isolation stands."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
 
 
 async def read(function, *args):
@@ -121,8 +138,11 @@ def streaming(request, events: AsyncIterator[bytes]) -> StreamingHttpResponse:
 
 def me_snapshot(user) -> dict:
     """The facts of My games the stream compares between two reads (the first page of
-    selectors.lists.my_games, as the JSON endpoint reads it)."""
-    page = reads.my_games_out(user)
+    selectors.lists.my_games, as the JSON endpoint reads it), all read from one snapshot of the
+    database: the list reads the history and the current games in two statements, and a game
+    that ends between them would be in neither, read as "gone" instead of "over"."""
+    with one_snapshot():
+        page = reads.my_games_out(user)
     current = {row["id"]: row for key in ("your_turn", "waiting", "open") for row in page[key]}
     return {
         "your_turn": {row["id"]: row["ply"] for row in page["your_turn"]},
@@ -198,9 +218,11 @@ async def me_stream(token: AccessToken) -> AsyncIterator[bytes]:
 
 
 def game_reads(public_id: str, user, after: int) -> tuple[dict, list[dict]]:
-    """The game from the reader's seat and its actions after ply ``after``."""
-    viewed = game_for_viewer(public_id, user)
-    return reads.game_out(viewed, user), reads.actions_after(viewed.game, after)
+    """The game from the reader's seat and its actions after ply ``after``, from one snapshot
+    (a move committed between the two reads would otherwise be sent twice)."""
+    with one_snapshot():
+        viewed = game_for_viewer(public_id, user)
+        return reads.game_out(viewed, user), reads.actions_after(viewed.game, after)
 
 
 def chat_after(public_id: str, user, last: int) -> list[dict]:
