@@ -33,36 +33,61 @@ help:
 	@echo "make fmt    ruff format + ruff check --fix"
 	@echo "make bench  run bench/engine.py"
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
+# Packages: with uv (pinned and hashed in requirements-uv.txt, about four times faster than pip)
+# where a wheel of it exists for the machine, else with pip; either way every package is checked
+# against requirements-dev.txt's hashes. Each step says what it does and how long it takes.
+$(VENV)/.installed: requirements.txt requirements-dev.txt requirements-uv.txt
 	@py='$(PYTHON)'; \
 	  if [ -z "$$py" ] || ! "$$py" -c '$(PY_OK)' >/dev/null 2>&1; then \
 	    echo "$(PY_MISSING)" >&2; exit 1; \
 	  fi; \
-	  echo "Creating $(VENV) with $$py ($$("$$py" --version))"; \
+	  echo "[setup 1/2] Creating $(VENV) with $$py ($$("$$py" --version))"; \
 	  "$$py" -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
-	  -r requirements-dev.txt
-	@# The computer's compiled search into numba's on-disk cache: the first
-	@# `python -m games.ai move`, worker or test after an install loads it instead of compiling
-	@# (about 20 s); a later change to games/ai/mcts/ recompiles on first use.
-	$(BIN)/python -c 'from games.ai import mcts; mcts.warm_up()'
-	touch $@
+	@echo "[setup 2/2] Installing the Python packages (about 30 s with uv, 1-2 min with pip)"
+	@start=$$(date +%s); \
+	  if $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+	       -r requirements-uv.txt >/dev/null 2>&1; then \
+	    $(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes \
+	      -r requirements-dev.txt; \
+	  else \
+	    echo "  (no uv for this machine: pip)"; \
+	    $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+	      -r requirements-dev.txt; \
+	  fi; \
+	  echo "  packages installed in $$(( $$(date +%s) - start )) s"
+	@touch $@
 
-install .venv: $(VENV)/.installed
+# The computer's compiled search into numba's on-disk cache: the first `python -m games.ai move`,
+# worker or test after it loads the cache instead of compiling (about 20 s); a later change to
+# games/ai/mcts/ recompiles on first use. `make test` waits for it (every test worker would
+# compile otherwise); `make run` runs it beside the server (the first computer turn waits for it).
+WARM_UP := from games.ai import mcts; mcts.warm_up()
+
+$(VENV)/.warm: $(VENV)/.installed
+	@echo "Compiling the computer's search (about 20 s, once)"
+	@$(BIN)/python -c '$(WARM_UP)'
+	@touch $@
+
+install .venv: $(VENV)/.installed $(VENV)/.warm
 
 PORT ?= 8000
 
 # The dev server with a Celery worker and beat inside it, on a SQLite broker (DEV_WORKER=1, see
 # games/management/commands/devserver.py): the computer plays outside the player's request.
+# `devserver --prepare` migrates and creates the demo accounts in the same process before serving.
 run: $(VENV)/.installed
-	$(BIN)/python -m config.catalogs compile
-	$(BIN)/python manage.py migrate
-	$(BIN)/python manage.py demo_accounts
-	DEV_WORKER=1 $(BIN)/python manage.py devserver 127.0.0.1:$(PORT)
+	@mkdir -p out
+	@if [ ! -f $(VENV)/.warm ]; then \
+	  echo "Compiling the computer's search in the background (about 20 s; out/warm-up.log)"; \
+	  ( $(BIN)/python -c '$(WARM_UP)' && touch $(VENV)/.warm ) >out/warm-up.log 2>&1 & \
+	fi
+	@echo "Translations, database and demo accounts, then the server"
+	@$(BIN)/python -m config.catalogs compile
+	DEV_WORKER=1 $(BIN)/python manage.py devserver --prepare 127.0.0.1:$(PORT)
 
 # pytest exits 5 when it collected no tests: that is a failure here too (make stops on any
 # non-zero status; the message just says why).
-test: $(VENV)/.installed
+test: $(VENV)/.installed $(VENV)/.warm
 	$(BIN)/python -m config.catalogs compile
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -72,7 +97,7 @@ test: $(VENV)/.installed
 	  exit $$rc
 
 # For development: everything but the tests marked slow (pyproject.toml). CI runs `make test`.
-test-fast: $(VENV)/.installed
+test-fast: $(VENV)/.installed $(VENV)/.warm
 	$(BIN)/pytest -n 2 -m "not slow"
 
 fmt: $(VENV)/.installed

@@ -293,6 +293,9 @@ DATABASES = {
     "default": parse_database_url(env_str("DATABASE_URL", "sqlite:///db.sqlite3")),
 }
 _POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+# The list indexes carry extra columns (INCLUDE) that only PostgreSQL stores; SQLite ignores them,
+# which is expected, not a warning every `manage.py` command should print.
+SILENCED_SYSTEM_CHECKS = [] if _POSTGRES else ["models.W040"]
 # PostgreSQL connections come from Django's pool (psycopg 3 + psycopg_pool), one pool per
 # process: a request borrows a connection instead of opening one (~ms on every request), and
 # the pool caps how many a process holds, which ASGI (a thread per concurrent request) needs.

@@ -227,3 +227,32 @@ def test_the_dev_servers_worker_reads_the_notices_queue_too(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "sent by the worker" in done.stdout
+
+
+PREPARE = """
+import django
+django.setup()
+from daphne.management.commands.runserver import Command as Runserver
+from django.core.management import call_command
+served = []
+Runserver.handle = lambda self, *args, **options: served.append(True)  # no server: the steps
+call_command("devserver", "--prepare")
+from django.contrib.auth import get_user_model
+names = sorted(get_user_model().objects.values_list("username", flat=True))
+print(served, names)
+"""
+
+
+def test_make_runs_one_command_migrates_and_creates_the_demo_accounts_before_serving(tmp_path):
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", PREPARE], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "[True] ['alice', 'bob']" in done.stdout
+    assert "W040" not in done.stderr + done.stdout  # no warning a newcomer cannot act on

@@ -1,6 +1,7 @@
 """``manage.py devserver``: the development server with a Celery worker and beat inside it.
 
-What ``make run`` starts. With DEV_WORKER=1 and no REDIS_URL (config/settings.py) tasks are
+What ``make run`` starts, with ``--prepare``: migrate and the demo accounts first, in the same
+process (each ``manage.py`` start-up costs seconds). With DEV_WORKER=1 and no REDIS_URL (config/settings.py) tasks are
 queued on a SQLite file (kombu's SQLAlchemy transport: durable, no server to install) instead of
 running inside the request that queued them, and this command runs, in threads of the serving
 process, a worker (solo pool: one task at a time) and beat (the every-minute deadline scan, the
@@ -99,6 +100,24 @@ def follow_the_command_line(addr: str, port: str) -> None:
 
 class Command(RunserverCommand):
     help = "runserver, with a Celery worker and beat in the same process (make run)"
+
+    def add_arguments(self, parser):
+        super().add_arguments(parser)
+        parser.add_argument(
+            "--prepare",
+            action="store_true",
+            help="migrate and create the demo accounts first (make run), in this process",
+        )
+
+    def handle(self, *args, **options):
+        # The autoreloader runs this command again in its child (RUN_MAIN): prepare once.
+        if options.get("prepare") and os.environ.get("RUN_MAIN") != "true":
+            from django.core.management import call_command
+
+            self.stdout.write("Migrating the database")
+            call_command("migrate", verbosity=0, interactive=False)
+            call_command("demo_accounts", stdout=self.stdout)
+        super().handle(*args, **options)
 
     def inner_run(self, *args, **options):
         follow_the_command_line(self.addr, self.port)
