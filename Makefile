@@ -47,7 +47,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-uv.txt
 	@start=$$(date +%s); \
 	  if $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
 	       -r requirements-uv.txt >/dev/null 2>&1; then \
-	    $(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes \
+	    $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python --require-hashes \
 	      -r requirements-dev.txt; \
 	  else \
 	    echo "  (no uv for this machine: pip)"; \
