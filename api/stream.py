@@ -39,17 +39,18 @@ CONTENT_TYPE = "application/x-ndjson"
 
 @contextmanager
 def one_snapshot():
-    """A transaction whose statements all see the same committed state: PostgreSQL's
-    REPEATABLE READ (its default, READ COMMITTED, gives each statement its own). SQLite's
-    transaction already holds one snapshot from its first read. Inside a caller's transaction
-    the caller's isolation stands."""
-    if connection.in_atomic_block:
+    """On PostgreSQL, a transaction whose statements all see the same committed state
+    (REPEATABLE READ: its default, READ COMMITTED, gives each statement its own). SQLite (the
+    embedded default and the tests' shared in-memory database) reads statement by statement as
+    before: a read transaction there holds table locks that make a writer in another thread
+    fail at once instead of waiting. Inside a caller's transaction the caller's isolation
+    stands."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
         yield
         return
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         yield
 
 

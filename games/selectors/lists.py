@@ -300,6 +300,12 @@ def my_games(user, *, before: str = "") -> MyGames:
     cursor = None
     if before:
         cursor = mine.filter(game__public_id=before).values_list("game_id", flat=True).first()
+    # The current games before the history: a game that ends between the two reads is then in
+    # both for a moment (the next read settles it), never in neither.
+    current = []
+    if cursor is None:
+        seats = mine.unsettled().filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        current = [s.game for s in listed_seats(seats.order_by("-game_id"))[:CURRENT_LISTED]]
     history = Game.objects.listed().select_related("created_by")
     history = history.filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
     if cursor is None:
@@ -313,10 +319,6 @@ def my_games(user, *, before: str = "") -> MyGames:
     if len(finished) > HISTORY_PAGE:
         finished = finished[:HISTORY_PAGE]
         older = finished[-1].public_id
-    current = []
-    if cursor is None:
-        seats = mine.unsettled().filter(game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        current = [s.game for s in listed_seats(seats.order_by("-game_id"))[:CURRENT_LISTED]]
     prefetch_seats(current + finished)
     tags = tournament_tags([g.pk for g in current + finished])
     your_turn, waiting, not_started = [], [], []
