@@ -657,6 +657,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE},
     "games.tasks.send_push": {"queue": NOTICES_QUEUE},
     "games.tasks.send_webhook": {"queue": NOTICES_QUEUE},
+    "games.tasks.send_test_notice": {"queue": NOTICES_QUEUE},
 }
 # `celery -A config beat` (one beat process per deployment): the deadline scan, every minute. A
 # scan still queued when the next one is due expires instead of piling up.

@@ -663,6 +663,12 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(max_length=200)  # the device's public key (base64url)
     auth = models.CharField(max_length=100)  # its authentication secret (base64url)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The player's switch for this device on the Notifications page: a device switched off is
+    # kept (switched on again, it needs no new permission from the browser) but told nothing.
+    enabled = models.BooleanField(default=True)
+    # The browser and system it was turned on from ("Firefox on Android"), read from the
+    # User-Agent when it subscribed, so that the page can tell a player's devices apart.
+    label = models.CharField(max_length=80, blank=True, default="")
 
     def __str__(self) -> str:
         return f"{self.user} device {self.pk}"
@@ -738,6 +744,41 @@ class DeviceNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel} {self.kind} to {self.user} ({self.game.public_id} ply {self.ply})"
+
+
+class NoticeTest(models.Model):
+    """A test notice a player sent from the Notifications page to one of their devices or to
+    their chat webhook: it goes the way real notices go (games.jobs.push, on the notices'
+    queue, through config/outbound.py), and its outcome is kept for the page to show. The rows
+    of the last minute also count the player's tests against TEST_NOTICES_PER_MINUTE."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Not sent (yet)"
+        SENDING = "sending", "Being sent"
+        SENT = "sent", "Sent"
+        REFUSED = "refused", "Refused by the address"  # a local address, a redirect, a 4xx
+        FAILED = "failed", "Failed"  # a 5xx, a 429, the network, no answer in time
+        GONE = "gone", "The device is gone"  # its push service no longer knows it
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=10, choices=DeviceNotice.Channel.choices)
+    # The device tested (push); none once it has been turned off (the row still counts for the
+    # limit, and a test that found the device gone records so).
+    device = models.ForeignKey(
+        PushSubscription, null=True, blank=True, on_delete=models.SET_NULL, related_name="tests"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    # Why it was refused or failed: a reason of config.outbound, or the HTTP status.
+    detail = models.CharField(max_length=40, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        # The player's tests of the last minute (the limit), and the latest per channel.
+        indexes = [models.Index(fields=["user", "created_at"], name="noticetest_user_idx")]
+
+    def __str__(self) -> str:
+        return f"test {self.channel} of {self.user}: {self.status}"
 
 
 class GameAnalysis(models.Model):

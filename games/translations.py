@@ -289,3 +289,32 @@ def rule_message(text: str) -> str:
         return text
     key = rule_key(text)
     return str(RULE_MESSAGES[key] if key else NOT_A_MOVE)
+
+
+# The shuffle check's verdict (engine.verify's ``code``), in the reader's language: the engine
+# says it in English for the command line; the game page after a Shuffle game says it here.
+VERDICTS = {
+    "ok": gettext_lazy(
+        "the seed and salt match the commitment, and every card came from the decks the seed "
+        "deals, in order"
+    ),
+    "not_shuffle": gettext_lazy("only a Shuffle game has a shuffle to verify"),
+    "missing": gettext_lazy("the record lacks %(keys)s"),
+    "integer_seed": gettext_lazy("an integer seed (an older record) has no commitment"),
+    "commitment": gettext_lazy("the seed and salt do not match the commitment"),
+    "decks": gettext_lazy("the record's decks are not the ones the seed deals"),
+    "action": gettext_lazy("action %(index)s does not follow from the seed's decks"),
+    "not_over": gettext_lazy("the game is not over: its seed is still secret"),
+}
+
+
+def verdict_reason(verdict: dict) -> str:
+    """``engine.verify``'s reason in the active language (its English one for a code this
+    table does not know)."""
+    text = VERDICTS.get(verdict.get("code", ""))
+    if text is None:
+        return verdict.get("reason", "")
+    return str(text) % {
+        "keys": ", ".join(verdict.get("missing", [])),
+        "index": verdict.get("index", ""),
+    }

@@ -76,6 +76,13 @@ urlpatterns = [
     path("settings/notifications/", devices.notices, name="notices"),
     path("settings/notifications/subscribe/", devices.subscribe, name="push_subscribe"),
     path("settings/notifications/unsubscribe/", devices.unsubscribe, name="push_unsubscribe"),
+    path("settings/notifications/devices/<int:device_id>/", devices.switch, name="device_switch"),
+    path("settings/notifications/test/", devices.send_test, name="notice_test"),
+    path(
+        "settings/notifications/test/<int:test_id>/",
+        devices.test_status,
+        name="notice_test_status",
+    ),
     path("settings/data/export/", exports.request_export, name="data_export"),
     path(
         "settings/data/export/<str:public_id>/",

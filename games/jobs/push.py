@@ -37,11 +37,12 @@ from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from config import outbound
 from games import notices
 from games.live import presence
-from games.models import DeviceNotice, Game, PushSubscription, TurnNotice
+from games.models import DeviceNotice, Game, NoticeTest, PushSubscription, TurnNotice
 from games.selectors.names import game_name
 from games.selectors.vapid import new_private_key, private_key, public_key  # noqa: F401
 
@@ -55,7 +56,17 @@ CLAIM_LEASE = timedelta(minutes=10)  # a claim older than this belongs to a work
 
 
 class Failed(Exception):
-    """The push service or the webhook refused for now (5xx, 429, the network): retry."""
+    """The push service or the webhook refused for now (5xx, 429, the network): retry.
+    ``detail``: the HTTP status it answered, "timeout" or "network" (what a test notice's row
+    records; the message may hold the address, which is a capability)."""
+
+    def __init__(self, message: str, detail: str = "network"):
+        super().__init__(message)
+        self.detail = detail
+
+
+def _network(exc: requests.RequestException) -> Failed:
+    return Failed(str(exc), "timeout" if isinstance(exc, requests.Timeout) else "network")
 
 
 # -- who gets what -------------------------------------------------------------------------------
@@ -63,14 +74,14 @@ class Failed(Exception):
 
 def replaces_email(user, kind: str) -> bool:
     """Whether a push notice goes out instead of the email of this news: the player has a
-    subscribed device and has ticked the kind's box (games.notices: a reminder's box is the
-    turn's, whose notice came at the turn's start)."""
+    subscribed device switched on and has ticked the kind's box (games.notices: a reminder's
+    box is the turn's, whose notice came at the turn's start)."""
     notice = notices.notice(kind)
     if notice.choice is None or not private_key():
         return False
     return (
         notices.chosen(notices.boxes(user), notice)
-        and PushSubscription.objects.filter(user=user).exists()
+        and PushSubscription.objects.filter(user=user, enabled=True).exists()
     )
 
 
@@ -112,12 +123,13 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) ->
     if facts is None:
         return "gone"  # the event it tells of is no more
     if channel == DeviceNotice.Channel.PUSH:
-        devices = list(PushSubscription.objects.filter(user=user))
+        # A device its player switched off on the Notifications page is told nothing.
+        devices = list(PushSubscription.objects.filter(user=user, enabled=True))
         if not devices or not private_key():
             return "no device"
     elif not wanted.webhook_url:
         return "no webhook"
-    notice, _ = DeviceNotice.objects.get_or_create(
+    notice, _created = DeviceNotice.objects.get_or_create(
         user=user, game=game, ply=ply, kind=kind, channel=channel
     )
     now = timezone.now()
@@ -154,6 +166,54 @@ def deliver(*, game_id: int, ply: int, user_id: int, kind: str, channel: str) ->
     return outcome
 
 
+def deliver_test(test_id: int) -> str:
+    """Send a test notice the player asked for on the Notifications page
+    (games.services.devices.notice_test) the way a real notice goes: to the one device over
+    Web Push, or to the chat webhook, through config/outbound.py. Claimed like a notice (a
+    second delivery sends nothing); never retried (the player is waiting for its outcome and
+    may send another): the outcome, or why it failed, is recorded on the row for the page."""
+    test = NoticeTest.objects.filter(pk=test_id).select_related("user", "device").first()
+    if test is None:
+        return "gone"
+    claimed = NoticeTest.objects.filter(pk=test.pk, status=NoticeTest.Status.PENDING).update(
+        status=NoticeTest.Status.SENDING
+    )
+    if claimed != 1:
+        return "duplicate"
+    user = test.user
+    with translation.override(user.email_language()):
+        text = str(_("A test notice from Blokus Shuffle: notices reach you here."))
+    url = settings.SITE_URL + reverse("notices")
+    body = {"title": "Blokus Shuffle", "body": text, "url": url, "tag": "test"}
+    try:
+        outcome = _test_outcome(test, user, body)
+    except Failed as exc:
+        outcome = f"failed:{exc.detail}"
+    except BaseException:
+        NoticeTest.objects.filter(pk=test.pk).update(status=NoticeTest.Status.PENDING)
+        raise
+    status, _sep, detail = outcome.partition(":")
+    NoticeTest.objects.filter(pk=test.pk).update(
+        status=status, detail=detail[:40], finished_at=timezone.now()
+    )
+    return outcome
+
+
+def _test_outcome(test: NoticeTest, user, body: dict) -> str:
+    if test.channel == DeviceNotice.Channel.PUSH:
+        device = test.device
+        if device is None or not device.enabled or not private_key():
+            return "refused:off"
+        outcome = _push(device, body)
+        if outcome == "gone":
+            device.delete()
+        return outcome
+    url = notices.boxes(user).webhook_url
+    if not url:
+        return "refused:no webhook"
+    return _webhook(url, body)
+
+
 def outside(url: str) -> bool:
     """Whether ``url``'s host is on the public internet: a player's webhook or push endpoint must
     not make the worker call the site's own network (SSRF; config/outbound.py). Local addresses
@@ -174,7 +234,7 @@ def _push_all(devices: list[PushSubscription], body: dict) -> str:
         pool.shutdown(wait=False, cancel_futures=True)
     outcomes, failed = [], []
     for future, device in futures.items():
-        error = future.exception() if future in done else Failed("no answer in time")
+        error = future.exception() if future in done else Failed("no answer in time", "timeout")
         if error is not None:
             if not isinstance(error, Failed):
                 raise error
@@ -223,9 +283,9 @@ def _push(device: PushSubscription, body: dict) -> str:
         if status is not None and 400 <= status < 500 and status != 429:
             log.warning("push service refused a notice (%s): %s", status, exc)
             return f"refused:{status}"
-        raise Failed(str(exc)) from None
+        raise Failed(str(exc), str(status) if status else "network") from None
     except requests.RequestException as exc:
-        raise Failed(str(exc)) from None
+        raise _network(exc) from None
     return "sent"
 
 
@@ -240,9 +300,9 @@ def _webhook(url: str, body: dict) -> str:
         log.warning("webhook %s refused: %s", urlsplit(url).hostname, exc.reason)
         return f"refused:{exc.reason}"
     except requests.RequestException as exc:
-        raise Failed(str(exc)) from None
+        raise _network(exc) from None
     if response.status_code >= 500 or response.status_code == 429:
-        raise Failed(f"webhook answered {response.status_code}")
+        raise Failed(f"webhook answered {response.status_code}", str(response.status_code))
     if response.status_code >= 400:
         log.warning("webhook refused a notice (%s)", response.status_code)
         return f"refused:{response.status_code}"

@@ -70,6 +70,13 @@ def send_webhook(game_id: int, ply: int, user_id: int, kind: str) -> str:
     return push.deliver(game_id=game_id, ply=ply, user_id=user_id, kind=kind, channel="webhook")
 
 
+@shared_task(name="games.tasks.send_test_notice")
+def send_test_notice(test_id: int) -> str:
+    """A test notice the player asked for on the Notifications page; once, never retried (its
+    outcome is what the player waits to read)."""
+    return push.deliver_test(test_id)
+
+
 @shared_task(name="games.tasks.send_digest", **EMAIL_TASK)
 def send_digest(user_id: int, day: str) -> str:
     """The daily digest for the player's local date ``day`` (games.jobs.digests); at most once."""

@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 from games import engine
 from games.engine.pieces import PIECE_SIZE
 from games.engine.state import COLOURS
-from games.translations import colour_letter, colour_name, step_text
+from games.translations import colour_letter, colour_name, step_text, verdict_reason
 
 from . import board, log
 from .captions import card, event_text, standings
@@ -321,5 +321,7 @@ def shuffle(view: dict, verdict: dict | None) -> dict | None:
         return None
     out = {"commitment": view["commitment"], "over": bool(view.get("over"))}
     if out["over"]:  # R9.4: everything may be shown now
+        if verdict is not None:  # the check's sentence in the reader's language
+            verdict = {**verdict, "reason": verdict_reason(verdict)}
         out.update(seed=view.get("seed"), salt=view.get("salt"), verdict=verdict)
     return out

@@ -34,10 +34,11 @@ def _sql() -> dict:
     user_cols = ", ".join(f"u.{qn(f.column)}" for f in user_fields)
     game = f"SELECT * FROM {qn(Game._meta.db_table)} WHERE"
     seat_user = qn(Seat._meta.get_field("user").column)
-    # Whether the seat's user has a subscribed device, a webhook (false for no user)
+    # Whether the seat's user has a subscribed device switched on, a webhook (false for no user)
     pushes = (
         f"EXISTS (SELECT 1 FROM {qn(PushSubscription._meta.db_table)} p"
-        f" WHERE p.{qn(PushSubscription._meta.get_field('user').column)} = s.{seat_user})"
+        f" WHERE p.{qn(PushSubscription._meta.get_field('user').column)} = s.{seat_user}"
+        f" AND p.{qn(PushSubscription._meta.get_field('enabled').column)})"
     )
     hooks = (
         f"EXISTS (SELECT 1 FROM {qn(NoticeSettings._meta.db_table)} n"

@@ -80,6 +80,8 @@ def notifications(user: User) -> dict:
                 "id": d.pk,
                 "push_service": urlsplit(d.endpoint).hostname,
                 "added": _when(d.created_at),
+                "label": d.label,
+                "switched_on": d.enabled,
             }
             for d in PushSubscription.objects.filter(user=user).order_by("pk")
         ],

@@ -4,17 +4,20 @@ the write path for the Settings page's "Notifications"."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from config import outbound
-from games import notices
-from games.models import NoticeSettings, PushSubscription
-from games.services.errors import Conflict, GameError, TooMany
+from games import jobs, notices
+from games.models import DeviceNotice, NoticeSettings, NoticeTest, PushSubscription
+from games.selectors import vapid
+from games.services.errors import Conflict, GameError, NotFound, TooMany
 
 B64U = re.compile(r"^[A-Za-z0-9_-]+=*$")
 # A player's devices with notices on: each notice goes to all of them at once
@@ -38,7 +41,9 @@ def address_refusal(url: str, what: str) -> str:
     return ""
 
 
-def device_subscribe(*, user, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+def device_subscribe(
+    *, user, endpoint: str, p256dh: str, auth: str, label: str = ""
+) -> PushSubscription:
     """Remember a browser's push subscription for ``user`` (the same endpoint again: its keys
     updated). A device belongs to the account that turned it on: another account sending the
     same endpoint (which it could only know by reading it off that browser) is refused until
@@ -72,7 +77,9 @@ def device_subscribe(*, user, endpoint: str, p256dh: str, auth: str) -> PushSubs
         try:
             with transaction.atomic():
                 device, _created = PushSubscription.objects.update_or_create(
-                    endpoint=endpoint, user=user, defaults={"p256dh": p256dh, "auth": auth}
+                    endpoint=endpoint,
+                    user=user,
+                    defaults={"p256dh": p256dh, "auth": auth, "label": label[:80]},
                 )
         except IntegrityError:  # another account took the endpoint meanwhile
             raise Conflict(_another_account()) from None
@@ -115,3 +122,76 @@ def notice_settings_save(*, user, boxes: dict[str, bool], webhook_url: str):
         user=user, defaults={**{k: bool(v) for k, v in boxes.items()}, "webhook_url": webhook_url}
     )
     return row
+
+
+# -- one device on or off, and test notices ----------------------------------------------------
+
+# A player's test notices a minute, all channels together: enough to try a fix and try again,
+# not enough to make the site a way to flood a chat channel or a push service.
+TEST_NOTICES_PER_MINUTE = 3
+
+# The browsers and systems a device's label names, first match wins (the User-Agent's words).
+BROWSERS = [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("FxiOS", "Firefox")]
+BROWSERS += [("CriOS", "Chrome"), ("Chrome/", "Chrome"), ("Safari/", "Safari")]
+SYSTEMS = [("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows")]
+SYSTEMS += [("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux")]
+
+
+def device_label(user_agent: str) -> str:
+    """A short name for the device a browser runs on ("Firefox on Android"; "" when the
+    User-Agent names neither), so that a player tells their devices apart."""
+    browser = next((name for word, name in BROWSERS if word in user_agent), "")
+    system = next((name for word, name in SYSTEMS if word in user_agent), "")
+    return " on ".join(part for part in (browser, system) if part)
+
+
+def _own_device(user, device_id) -> PushSubscription:
+    """``user``'s device ``device_id``; NotFound for any other (another player's devices are
+    none of theirs: the same answer as for one that does not exist)."""
+    device = PushSubscription.objects.filter(user=user, pk=device_id).first()
+    if device is None:
+        raise NotFound(_("there is no such device of yours"))
+    return device
+
+
+def device_switch(*, user, device_id: int, enabled: bool) -> PushSubscription:
+    """Switch one of ``user``'s devices on or off: a device switched off is told nothing
+    (games.jobs.push) and no longer stands in for the email."""
+    device = _own_device(user, device_id)
+    PushSubscription.objects.filter(pk=device.pk).update(enabled=bool(enabled))
+    device.enabled = bool(enabled)
+    return device
+
+
+def notice_test(*, user, channel: str, device_id: int | None = None) -> NoticeTest:
+    """Send ``user`` a test notice on ``channel``: to their device ``device_id`` (Web Push) or
+    to their chat webhook. Queued on commit on the notices' queue and sent the way real notices
+    are (games.jobs.push), its outcome recorded on the NoticeTest row. At most
+    TEST_NOTICES_PER_MINUTE a minute; a refusal records nothing."""
+    if channel not in DeviceNotice.Channel.values:
+        raise GameError(_("there is no such way to be notified"))
+    device = None
+    if channel == DeviceNotice.Channel.PUSH:
+        device = _own_device(user, device_id)
+        if not vapid.private_key():
+            raise Conflict(_("Notifications to devices are not set up on this site."))
+        if not device.enabled:
+            raise Conflict(_("this device is switched off: switch it on to test it"))
+    else:
+        boxes = NoticeSettings.objects.filter(user=user).first()
+        if boxes is None or not boxes.webhook_url:
+            raise Conflict(_("save a chat webhook URL first, then test it"))
+    with transaction.atomic():
+        # The player's row serialises two tests of theirs (the count below).
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        since = timezone.now() - timedelta(minutes=1)
+        if NoticeTest.objects.filter(user=user, created_at__gte=since).count() >= (
+            TEST_NOTICES_PER_MINUTE
+        ):
+            raise TooMany(
+                _("you may send %(n)d test notices a minute: wait a moment and try again")
+                % {"n": TEST_NOTICES_PER_MINUTE}
+            )
+        test = NoticeTest.objects.create(user=user, channel=channel, device=device)
+        transaction.on_commit(lambda: jobs.queue("send_test_notice", test.pk), robust=True)
+    return test

@@ -71,7 +71,7 @@ def devices_told(*, game_id: int, ply: int, user_ids: list[int], kind: str, seat
         # One query for both (it runs inside every move's transaction).
         flags = User.objects.filter(pk__in=user_ids).values_list(
             "pk",
-            Exists(PushSubscription.objects.filter(user=OuterRef("pk"))),
+            Exists(PushSubscription.objects.filter(user=OuterRef("pk"), enabled=True)),
             Exists(NoticeSettings.objects.filter(user=OuterRef("pk")).exclude(webhook_url="")),
         )
     pushed, hooked = set(), set()

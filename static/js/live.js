@@ -248,10 +248,11 @@
 
   // A short optional chime when a notice arrives (Settings > Notifications: kept per browser).
   // Drawn with WebAudio: no sound file to download.
+  // Whether it played (Settings > Notifications' "Play the sound now" says so).
   function turnSound(force) {
-    if (!force && localStorage.getItem("blokus.turnSound") !== "1") return;
+    if (!force && localStorage.getItem("blokus.turnSound") !== "1") return false;
     const Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
+    if (!Context) return false;
     try {
       const audio = new Context();
       [660, 880].forEach(function (pitch, i) {
@@ -266,9 +267,10 @@
         tone.stop(start + 0.26);
       });
       setTimeout(function () { audio.close(); }, 800);
-    } catch (e) { /* a browser that refuses audio: stay silent */ }
+      return true;
+    } catch (e) { return false; /* a browser that refuses audio: stay silent */ }
   }
-  window.blokusTurnSound = function () { turnSound(true); };
+  window.blokusTurnSound = function () { return turnSound(true); };
 
   function toast(text, href) {
     const box = document.createElement("a");

@@ -1,5 +1,6 @@
 // Settings > Notifications: this device's Web Push subscription (via the service worker at
-// /sw.js) and the optional "your turn" sound (kept in this browser only).
+// /sw.js), the optional "your turn" sound (kept in this browser only) and its "play it now",
+// and the test notices to a device or the chat webhook, whose outcome is shown beside them.
 (function () {
   "use strict";
   const box = document.getElementById("push");
@@ -42,10 +43,15 @@
   const registered = "serviceWorker" in navigator
     ? navigator.serviceWorker.register("/sw.js", { scope: "/" })
     : Promise.reject(new Error("no service worker"));
+  // An iPhone's Safari has Web Push only for a site opened from the home screen.
+  const ios = /iPhone|iPad|iPod/.test(navigator.userAgent) ||
+    (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+  const standalone = navigator.standalone === true ||
+    (window.matchMedia && window.matchMedia("(display-mode: standalone)").matches);
   if (!("PushManager" in window) || !box.dataset.key) {
     registered.catch(function () {});
     if (!box.dataset.key) status.textContent = status.textContent || box.dataset.unsupported;
-    else say("unsupported");
+    else say(ios && !standalone ? "ios" : "unsupported");
     enable.disabled = true;
     disable.disabled = true;
   } else {
@@ -65,7 +71,7 @@
           });
         }).then(function (subscription) {
           return post(box.dataset.subscribe, subscription.toJSON());
-        }).then(function () { say("on"); });
+        }).then(function () { say("on"); window.location.reload(); });
       }).catch(function (error) {
         if (error && error.reason) status.textContent = error.reason;
         else say("failed");
@@ -81,7 +87,8 @@
         return subscription.unsubscribe().then(function () {
           return post(box.dataset.unsubscribe, { endpoint: endpoint });
         });
-      }).then(function () { say("off"); }).catch(function () { say("failed"); });
+      }).then(function () { say("off"); window.location.reload(); })
+        .catch(function () { say("failed"); });
     });
   }
 
@@ -93,4 +100,53 @@
       if (sound.checked && window.blokusTurnSound) window.blokusTurnSound();
     });
   }
+
+  // "Play the sound now": the chime the game's pages play (static/js/live.js), and whether it did.
+  const soundTest = document.getElementById("sound-test");
+  const soundResult = document.getElementById("sound-result");
+  if (soundTest && soundResult) {
+    soundTest.addEventListener("click", function () {
+      const played = window.blokusTurnSound ? window.blokusTurnSound() : false;
+      soundResult.textContent = played ? soundTest.dataset.played : soundTest.dataset.silent;
+    });
+  }
+
+  // "Send me a test": posted here instead of reloading the page, its outcome written beside the
+  // button, asked again every two seconds while a worker sends it (a minute at most).
+  function answer(response) {
+    return response.json().catch(function () { return {}; }).then(function (body) {
+      if (!response.ok) throw new Error((body && body.error) || box.dataset.failed);
+      return body;
+    });
+  }
+
+  function follow(result, body, tries) {
+    result.textContent = body.text || "";
+    if (body.done || tries <= 0) return;
+    setTimeout(function () {
+      fetch(body.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(answer)
+        .then(function (next) { follow(result, next, tries - 1); })
+        .catch(function (error) { result.textContent = error.message; });
+    }, 2000);
+  }
+
+  document.querySelectorAll("form.notice-test").forEach(function (form) {
+    const result = form.querySelector(".test-result");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      const button = form.querySelector("button");
+      button.disabled = true;
+      fetch(form.action, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRFToken": csrf },
+        body: new FormData(form),
+      }).then(answer).then(function (body) {
+        follow(result, body, 30);
+      }).catch(function (error) {
+        result.textContent = error.message;
+      }).then(function () { button.disabled = false; });
+    });
+  });
 })();

@@ -123,6 +123,7 @@ def test_the_zip_holds_the_account_games_chat_ratings_blocks_and_devices(
     assert notices["boxes"]["over"] is False
     assert notices["webhook"] == {"host": "discord.com"}
     assert notices["devices"][0]["push_service"] == "push.example.net"
+    assert notices["devices"][0]["switched_on"] is True
     everything = b"".join(archive.read(n) for n in names).decode()
     for secret in ("very-secret-device-capability", "very-secret-hook-token", "KEY-p256dh"):
         assert secret not in everything  # devices without their keys

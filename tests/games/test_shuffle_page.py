@@ -7,11 +7,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.conf import settings
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
 
-from games import engine, services
+from games import engine, services, translations
 from games.models import Game, Seat
+from games.selectors import table
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +65,27 @@ def test_a_tampered_seed_fails_the_check_on_the_page(duel, alice):
     Game.objects.filter(pk=game.pk).update(seed="0" * 64)
     html = page(alice, game)
     assert "✘ Not verified" in html
+
+
+def _in(code: str, text) -> str:
+    with translation.override(code):
+        return escape(str(text))
+
+
+@pytest.mark.parametrize("code", [c for c, _name in settings.LANGUAGES if c != "en"])
+def test_the_shuffle_check_s_sentence_is_in_the_reader_s_language(duel, alice, code):
+    game = play_to_the_end(duel)
+    client = Client()
+    client.force_login(alice)
+    url = reverse("game", args=[game.public_id]) + f"?lang={code}"
+    html = client.get(url).content.decode()
+    english = "the seed and salt match the commitment"
+    assert english not in html
+    assert _in(code, translations.VERDICTS["ok"]) in html
+    Game.objects.filter(pk=game.pk).update(seed="0" * 64)  # a tampered seed: the refusal too
+    cache.clear()  # the panel of this ply was kept; a seed never changes outside this test
+    html = client.get(url).content.decode()
+    verdict = table.shuffle_verdict(Game.objects.get(pk=game.pk))
+    assert not verdict["ok"] and verdict["reason"] not in html
+    with translation.override(code):
+        assert escape(translations.verdict_reason(verdict)) in html
