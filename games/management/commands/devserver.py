@@ -1,8 +1,8 @@
 """``manage.py devserver``: the development server with a Celery worker and beat inside it.
 
 What ``make run`` starts, with ``--prepare``: migrate and the demo accounts first, in the same
-process (each ``manage.py`` start-up costs seconds). With DEV_WORKER=1 and no REDIS_URL (config/settings.py) tasks are
-queued on a SQLite file (kombu's SQLAlchemy transport: durable, no server to install) instead of
+process (each ``manage.py`` start-up costs seconds). With DEV_WORKER=1 and no REDIS_URL
+(config/settings.py) tasks are queued on a SQLite file (kombu's SQLAlchemy transport: durable, no server to install) instead of
 running inside the request that queued them, and this command runs, in threads of the serving
 process, a worker (solo pool: one task at a time) and beat (the every-minute deadline scan, the
 sweep). The computer's turn then comes a moment after the player's move, through the websocket,
