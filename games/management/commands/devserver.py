@@ -2,14 +2,14 @@
 
 What ``make run`` starts, with ``--prepare``: migrate and the demo accounts first, in the same
 process (each ``manage.py`` start-up costs seconds). With DEV_WORKER=1 and no REDIS_URL
-(config/settings.py) tasks are queued on a SQLite file (kombu's SQLAlchemy transport: durable, no server to install) instead of
-running inside the request that queued them, and this command runs, in threads of the serving
-process, a worker (solo pool: one task at a time) and beat (the every-minute deadline scan, the
-sweep). The computer's turn then comes a moment after the player's move, through the websocket,
-as in production; the in-memory channel layer reaches the pages because the worker lives in the
-same process. Runserver's autoreloader runs ``inner_run`` in the child process it restarts on a
-code change, so the worker and beat restart with the code. Ctrl-C stops everything (daemon
-threads).
+(config/settings.py) tasks are queued on a SQLite file (kombu's SQLAlchemy transport: durable,
+no server to install) instead of running inside the request that queued them, and this command
+runs, in threads of the serving process, a worker (solo pool: one task at a time) and beat (the
+every-minute deadline scan, the sweep). The computer's turn then comes a moment after the
+player's move, through the websocket, as in production; the in-memory channel layer reaches the
+pages because the worker lives in the same process. Runserver's autoreloader runs
+``inner_run`` in the child process it restarts on a code change, so the worker and beat restart
+with the code. Ctrl-C stops everything (daemon threads).
 
 Two things follow the command line unless the environment sets them: ``SITE_URL``,
 the address in emails' links, is the one served (``make run PORT=8101`` links to port 8101),
