@@ -204,6 +204,41 @@ def test_a_bot_is_marked_on_its_profile_and_in_the_lists(alice, robo):
     assert "alice" in row.seat_labels
 
 
+def test_the_game_page_marks_a_bots_seat_from_its_one_read(alice, robo, bob):
+    """The game page's names say "bot" for a bot account's seat, read with the seats in the
+    page's one query (games.selectors.hot), and the panel cached before the player became a
+    bot is not the one served after (its key reads the flag)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.selectors import hot
+    from tests.support.pages import page_url, panel_url
+
+    game = challenge(alice, robo, rated=False)
+    services.invitation_accept(game=game, user=robo)
+    page = client_for(alice).get(page_url(game)).content.decode()
+    assert "robo (bot)" in page and "alice (bot)" not in page
+    assert "robo (bot)" in client_for(bob).get(panel_url(game)).content.decode()  # a spectator
+    with CaptureQueriesContext(connection) as queries:
+        _game, seats = hot.game_with_seats(game.public_id)
+        labels = [s.label for s in seats]
+        bots = [getattr(s.user, "api_bot", None) for s in seats]
+    assert len(queries) == 1 and labels == ["alice", "robo (bot)"]
+    assert bots[0] is None and bots[1] == BotAccount.objects.get(user=robo)
+    assert bots[1].user is seats[1].user
+
+
+def test_a_panel_cached_before_a_player_became_a_bot_is_not_served(alice, bob):
+    game = challenge(alice, bob, rated=False)
+    services.invitation_accept(game=game, user=bob)
+    client = client_for(alice)
+    from tests.support.pages import panel_url
+
+    assert "bob (bot)" not in client.get(panel_url(game)).content.decode()  # now cached
+    BotAccount.objects.create(user=bob)  # the flag alone (an account with games cannot become one)
+    assert "bob (bot)" in client.get(panel_url(game)).content.decode()
+
+
 # -- staff -------------------------------------------------------------------------------------
 
 
