@@ -5,6 +5,7 @@ where their name shows; listed and disabled by staff."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -188,6 +189,40 @@ def test_a_tournament_refuses_a_bot_unless_it_allows_bots(alice, robo, bob):
     Tournament.objects.filter(pk=cup.pk).update(allow_bots=True)
     cup.refresh_from_db()
     assert tournaments.tournament_register(tournament=cup, user=robo).user == robo
+
+
+def test_the_tournament_form_lets_its_creator_allow_bots(alice, robo, bob):
+    """The creation form's "Bot accounts may play" box (unticked at first) sets allow_bots, which
+    the tournament's page tells and registration reads."""
+    client = client_for(alice)
+    form = client.get("/tournaments/new/").content.decode()
+    box = re.search(r'<input type="checkbox" name="allow_bots"[^>]*>', form)
+    assert box and "checked" not in box.group(0) and "Bot accounts may play" in form
+    starts = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    fields = {
+        "format": "swiss",
+        "mode": "classic",
+        "size": "2",
+        "move_seconds": str(DAY),
+        "rounds": "3",
+        "min_players": "2",
+        "max_players": "8",
+        "starts_at": starts,
+        "late_join_until": "0",
+    }
+    with_bots = client.post("/tournaments/new/", fields | {"name": "Robots", "allow_bots": "on"})
+    assert with_bots.status_code == 302
+    cup = Tournament.objects.get(name="Robots")
+    assert cup.allow_bots
+    assert "bot accounts may play" in client_for(bob).get(with_bots["Location"]).content.decode()
+    assert tournaments.tournament_register(tournament=cup, user=robo).user == robo
+    people = client_for(bob).post("/tournaments/new/", fields | {"name": "People"})
+    assert people.status_code == 302
+    cup = Tournament.objects.get(name="People")
+    assert not cup.allow_bots
+    assert "bot accounts may play" not in client_for(bob).get(people["Location"]).content.decode()
+    with pytest.raises(services.NotAllowed, match="does not allow bot accounts"):
+        tournaments.tournament_register(tournament=cup, user=robo)
 
 
 # -- marked where names show -------------------------------------------------------------------
