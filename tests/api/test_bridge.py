@@ -12,6 +12,8 @@ a time), so the end-to-end test needs PostgreSQL. The pure parts of the bridge a
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import time
@@ -103,14 +105,14 @@ def human_move(game: Game) -> dict:
     return actions[(game.ply * 7) % len(actions)]
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(240)
-def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice, make_user):
+def whole_game(server: str, alice, make_user, engine: list[str], seconds: float) -> str:
+    """The person's rated challenge to the bot, accepted by the bridge, and their whole classic
+    two-player game, the bot's moves all the engine's; the bridge's output."""
     robo = make_user("robo")
     bot_account_make(user=robo, confirm="robo")
     secret = tokens.token_issue(user=robo, name="bridge", scopes=["bot"]).secret
     argv = [sys.executable, "-m", "games.bots", "gtp", "--token", secret, "--url", server]
-    argv += ["--games", "1", "--", sys.executable, str(FAKE), "--seed", "5"]
+    argv += ["--games", "1", "--", *engine]
     process = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -124,7 +126,7 @@ def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice
             rated=True,  # the person's rated challenge to the bot
             seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="robo")],
         )
-        deadline = time.monotonic() + 180
+        deadline = time.monotonic() + seconds
         while True:
             assert time.monotonic() < deadline, "the game did not end in time"
             assert process.poll() is None or game.status == Game.Status.FINISHED
@@ -156,6 +158,31 @@ def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice
     assert keys == expected  # the ply it saw (the action's own ply less one), the engine's
     assert "our level plays" not in out and "refused" not in out
     assert out.count(" gtp {'place'") == len(keys)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice, make_user):
+    whole_game(server, alice, make_user, [sys.executable, str(FAKE), "--seed", "5"], 180)
+
+
+def pentobi_gtp() -> str | None:
+    """The real engine: PENTOBI_GTP, or ``pentobi-gtp`` on the PATH."""
+    return os.environ.get("PENTOBI_GTP") or shutil.which("pentobi-gtp")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_bridge_plays_a_whole_classic_game_with_the_real_pentobi(server, alice, make_user):
+    """Pentobi itself (GPL, not part of the project: README's "Pentobi" section builds it) plays
+    the bot's side of a whole game, at its fastest level; skipped without it."""
+    binary = pentobi_gtp()
+    if not binary:
+        pytest.skip("no pentobi-gtp: set PENTOBI_GTP or put it on the PATH")
+    engine = [binary, "--level", "1", "--quiet", "--nobook"]
+    out = whole_game(server, alice, make_user, engine, 480)
+    assert "over (finished)" in out
 
 
 def start_bridge(server: str, secret: str, *extra: str) -> subprocess.Popen:
