@@ -1,7 +1,7 @@
 """Fifty bot accounts playing each other through the API, against the same moves through the
 game pages.
 
-    .venv/bin/python bench/web/bots.py [--bots 50] [--seconds 60] [--warmup 10]
+    .venv/bin/python bench/web/bots.py [--bots 50] [--seconds 60] [--warmup 10] [--think 0]
         [--paths api,pages] [--database-url postgres://blokus:blokus@127.0.0.1:5432/blokus_bots]
         [--redis-url redis://127.0.0.1:6379/14]
 
@@ -16,8 +16,10 @@ The site is the README's production layout: gunicorn (config.wsgi, cores + 1 syn
 HTTP, daphne (config.asgi) for the API's streams and the websockets, one Celery worker; DEBUG
 off, PostgreSQL, Redis.
 
-Each path runs ``--warmup`` + ``--seconds`` with one client thread per player, every player in
-one game at a time (the pair moves on to its next game when one ends), no thinking time:
+Each path runs ``--warmup`` + ``--seconds`` (on servers started for it) with one client thread
+per player, every player in one game at a time (the pair moves on to its next game when one
+ends), thinking ``--think`` seconds on average before a move (none by default: the site is then
+saturated, and the latencies are mostly the wait in gunicorn's queue):
 
 - ``api``: each bot reads its game's stream (``/api/v1/stream/games/<id>``, daphne); at each
   ``game`` line that is its decision it picks a uniformly random legal action from the seat's
@@ -329,6 +331,15 @@ def pct(values: list[float], p: float) -> float | None:
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
+THINK = [0.0]  # seconds a player thinks before a move, on average (--think)
+
+
+def think(rng: random.Random, stop: threading.Event) -> None:
+    """A player's time to move: uniform between half and one and a half times --think."""
+    if THINK[0]:
+        stop.wait(THINK[0] * rng.uniform(0.5, 1.5))
+
+
 # -- the API path ------------------------------------------------------------------------------
 
 
@@ -419,6 +430,7 @@ def api_player(
                         break
                     if event.get("your_decision") and event["ply"] != decided:
                         ply = decided = event["ply"]
+                        think(rng, stop)
                         action = random_action(event["view"], rng)
                         body = {"action": action, "ply": ply, "key": f"b{ply}"}
                         sent = time.time()
@@ -514,6 +526,7 @@ def page_player(
                         break
                     legal = LEGAL_RE.search(html)
                     if legal is not None:  # its decision: a random placement, as the tray sends
+                        think(rng, stop)
                         placements = json.loads(legal.group(1))["placements"]
                         piece = rng.choice(sorted(placements))
                         action = {"place": rng.choice(placements[piece])}
@@ -668,6 +681,12 @@ def fmt(value, digits=1) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def think_words(seconds: float) -> str:
+    if not seconds:
+        return "no thinking time (the site saturated: the latencies are mostly queueing)"
+    return f"{seconds:g} s of thinking before each move on average"
+
+
 def markdown(report: dict) -> str:
     m = report["machine"]
     a = report["args"]
@@ -680,7 +699,8 @@ def markdown(report: dict) -> str:
         f"commit {m['commit']}. Production layout: gunicorn ({m['cores'] + 1} sync workers) for "
         "HTTP, daphne for the streams and websockets, one Celery worker; DEBUG off, PostgreSQL, "
         f"Redis. {a['bots']} players a path, {a['bots'] // 2} games at a time (classic, two "
-        f"players, rated), random legal moves, no thinking time; {a['warmup']} s of warm-up, "
+        f"players, rated), random legal moves, "
+        f"{think_words(a.get('think', 0))}; {a['warmup']} s of warm-up, "
         f"then {a['seconds']} s counted.",
         "",
         "| path | moves/s | move → opponent's event p50 / p95 (ms) | POST p50 / p95 (ms) "
@@ -710,6 +730,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bots", type=int, default=50, help="players a path (even): bots / 2 games")
     p.add_argument("--seconds", type=float, default=60, help="counted, per path")
     p.add_argument("--warmup", type=float, default=10)
+    p.add_argument(
+        "--think", type=float, default=0.0, help="seconds before each move, on average (0: none)"
+    )
     p.add_argument("--games-per-pair", type=int, default=6, help="games made for each pair")
     p.add_argument("--paths", default="api,pages", help="api, pages or both, in that order")
     p.add_argument(
@@ -720,6 +743,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.bots < 2 or args.bots % 2:
         p.error("--bots must be even")
+    THINK[0] = args.think
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     OUT.mkdir(parents=True, exist_ok=True)
     http_port, ws_port = free_port(), free_port()
