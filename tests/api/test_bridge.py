@@ -17,25 +17,21 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.test import override_settings
 
 from api import tokens
 from api.bots import bot_account_make
-from games import engine, services
+from games import services
 from games.bots import bridge
 from games.bots.gtp import BoardMap, NoMapping, engine_argv, parse_move, play_commands
 from games.engine.blksgf import PENTOBI_CORNER
 from games.models import Action, ChatMessage, Game, Seat, TakeBack
 from games.services import SeatSpec
 from games.services.chat import chat_post
+from tests.support.bridge import FAKE, ROOT, human_move, start_bridge
 from tests.support.needs import missing
-
-ROOT = Path(__file__).resolve().parents[2]
-FAKE = ROOT / "tests" / "ai" / "fake_gtp.py"
-
 
 # -- the pure parts ------------------------------------------------------------------------------
 
@@ -91,18 +87,6 @@ def server(transactional_db):
             yield f"http://127.0.0.1:{daphne.port}"
         finally:
             daphne.app = None
-
-
-def human_move(game: Game) -> dict:
-    """A legal move of the person, whose first pieces start where Pentobi starts their colours
-    (blue a20, red t1): a game the engine can be told throughout."""
-    state = game.current_state()
-    actions = engine.legal_actions(state)
-    colour = engine.COLOURS[state.turn]
-    if state.step == "setup":
-        corner = PENTOBI_CORNER[colour]
-        actions = [a for a in actions if corner in parse_move(a["place"])]
-    return actions[(game.ply * 7) % len(actions)]
 
 
 def whole_game(server: str, alice, make_user, engine: list[str], seconds: float) -> str:
@@ -183,14 +167,6 @@ def test_the_bridge_plays_a_whole_classic_game_with_the_real_pentobi(server, ali
     engine = [binary, "--level", "1", "--quiet", "--nobook"]
     out = whole_game(server, alice, make_user, engine, 480)
     assert "over (finished)" in out
-
-
-def start_bridge(server: str, secret: str, *extra: str) -> subprocess.Popen:
-    argv = [sys.executable, "-m", "games.bots", "gtp", "--token", secret, "--url", server, *extra]
-    argv += ["--", sys.executable, str(FAKE), "--seed", "5"]
-    return subprocess.Popen(
-        argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
 
 
 def wait_for(check, what: str, process: subprocess.Popen, seconds: float = 60):

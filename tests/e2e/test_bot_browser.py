@@ -11,8 +11,6 @@ here (the in-memory SQLite database serves one request at a time).
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 
 import pytest
@@ -22,7 +20,7 @@ from api.bots import bot_account_make
 from games import services
 from games.models import Action, Game, Seat
 from games.services import SeatSpec
-from tests.api.test_bridge import FAKE, ROOT, human_move
+from tests.support.bridge import human_move, start_bridge
 from tests.support.browser import page_for
 from tests.support.needs import missing
 
@@ -66,11 +64,7 @@ def test_a_person_in_the_browser_plays_the_bridge(site, browser, alice, make_use
     robo = site.call(make_user, "robo")
     site.call(lambda: bot_account_make(user=robo, confirm="robo"))
     secret = site.call(lambda: tokens.token_issue(user=robo, name="b", scopes=["bot"]).secret)
-    argv = [sys.executable, "-m", "games.bots", "gtp", "--token", secret, "--url", site.url]
-    argv += ["--", sys.executable, str(FAKE), "--seed", "3"]
-    bridge = subprocess.Popen(
-        argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    bridge = start_bridge(site.url, secret, seed=3)
     try:
         time.sleep(1.0)  # the bridge listens to its stream: the challenge reaches it
         game = site.call(challenge_the_bot, alice)
