@@ -319,6 +319,8 @@ class TournamentForm(forms.Form):
         required=False,
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    # Bot accounts (the API's programs) register only where the creator allows them.
+    allow_bots = forms.BooleanField(label=_("Bot accounts may play"), required=False)
     min_players = forms.IntegerField(label=_("Fewest players"), min_value=2, initial=4)
     max_players = forms.IntegerField(label=_("Most players"), min_value=2, initial=32)
     starts_at = forms.DateTimeField(

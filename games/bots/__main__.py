@@ -9,7 +9,7 @@ import os
 import sys
 
 from games.ai import LEVELS
-from games.bots.bridge import Bridge, Options
+from games.bots.bridge import CHAT_REPLY, TAKEBACK_ANSWERS, Bridge, Options
 from games.bots.client import ApiError, Client
 
 
@@ -31,6 +31,20 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--level", choices=list(LEVELS), help="our level for Shuffle games")
     g.add_argument("--min-move-seconds", type=int, default=0, help="decline faster games")
     g.add_argument("--games", type=int, help="stop after this many games are over")
+    g.add_argument(
+        "--takebacks",
+        choices=TAKEBACK_ANSWERS,
+        default="decline",
+        help="the answer to another player's take back (default: decline); after accepting, "
+        "the bot waits for the other players' answers before it moves",
+    )
+    g.add_argument(
+        "--chat-reply",
+        default=CHAT_REPLY,
+        metavar="TEXT",
+        help=f"the bot does not read chat: to the first line of another player in a game it "
+        f"answers this, once (default: {CHAT_REPLY!r}; '' for nothing)",
+    )
     g.add_argument("engine", nargs=argparse.REMAINDER, help="-- the GTP engine's command")
     return p
 
@@ -50,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         level=args.level,
         min_move_seconds=args.min_move_seconds,
         games=args.games,
+        takebacks=args.takebacks,
+        chat_reply=args.chat_reply,
         log=log,
     )
     try:

@@ -15,6 +15,16 @@ and at each of the bot's decisions:
 then posts the action with the ply it saw and an idempotency key (``POST /games/<id>/actions``):
 a repeat of the same decision is answered once, never played twice. A stream cut by the network
 is opened again from the last ply seen.
+
+The other players' requests, from the same stream:
+
+- a take back another player asks for (the ``game`` line's ``takeback`` says the bot's answer is
+  awaited) is declined, or accepted with ``takebacks="accept"``, through
+  ``POST /games/<id>/takeback``; once it has accepted, the bot does not move while the others
+  still answer (its move would end the request): the next ``game`` line (declined, or the
+  ``reset`` of the move taken back) brings its decision again;
+- chat is not read: to the first line of another player in a game, the bot answers once with
+  ``chat_reply`` (nothing if it is empty).
 """
 
 from __future__ import annotations
@@ -41,6 +51,8 @@ from games.bots.gtp import (
 NETWORK_ERRORS = (ApiError, urllib.error.URLError, TimeoutError, ConnectionError, OSError)
 RECONNECT_SECONDS = 2.0
 FALLBACK_LEVEL = "expert"  # a classic position the engine cannot play, when --level is not given
+CHAT_REPLY = "I am a bot; I do not read chat."
+TAKEBACK_ANSWERS = ("accept", "decline")
 
 
 @dataclass
@@ -49,6 +61,8 @@ class Options:
     level: str | None = None  # our level for Shuffle (and the engine's fallback)
     min_move_seconds: int = 0  # challenges with less time per move are declined
     games: int | None = None  # stop after this many games are over (None: run for ever)
+    takebacks: str = "decline"  # the answer to another player's take back: accept or decline
+    chat_reply: str = CHAT_REPLY  # said once a game to another player's chat ("": nothing)
     log: Callable[[str], None] = print
 
 
@@ -90,6 +104,7 @@ class Bridge:
         self.lock = threading.Lock()
         self.finished = 0
         self.done = threading.Event()
+        self.username = ""  # the bot's own (GET /me): its own chat lines are not answered
 
     def log(self, text: str) -> None:
         self.options.log(text)
@@ -101,6 +116,7 @@ class Bridge:
         me = self.client.get("/me")
         if "bot" not in me["token"]["scopes"]:
             self.log("note: this token has no bot scope (a bot account's token should)")
+        self.username = me["username"]
         self.log(f"bridge for {me['username']}: listening")
         threading.Thread(target=self._listen, name="stream-me", daemon=True).start()
         self.done.wait()
@@ -181,6 +197,9 @@ class GamePlayer:
         self.decided: int | None = None  # the last ply a move was posted at
         self.engine: Gtp | None = None
         self.engine_broken = False
+        self.answered: set[int] = set()  # the take backs answered
+        self.waiting: int | None = None  # a take back accepted whose end the bot waits for
+        self.chatted = False  # the chat reply was said
 
     def log(self, text: str) -> None:
         self.bridge.log(f"game {self.game_id}: {text}")
@@ -215,14 +234,51 @@ class GamePlayer:
             self.decided = None
         elif kind == "closed":
             return False
+        elif kind == "chat":
+            self.on_chat(event)
         elif kind == "game":
             self.seen = event["ply"]
             if event["status"] in ("finished", "aborted"):
                 self.log(f"over ({event['status']}) at ply {event['ply']}")
                 return event["status"] == "finished"
+            self.on_takeback(event.get("takeback") or {})
+            if self.waiting is not None:
+                return None  # a take back the bot accepted is still being answered
             if event.get("your_decision") and event["ply"] != self.decided:
                 self.decide(event)
         return None
+
+    # -- the other players' requests -----------------------------------------------------------
+
+    def on_takeback(self, takeback: dict) -> None:
+        """Answer the take back the ``game`` line says awaits the bot (once), and keep waiting
+        while one it accepted is pending."""
+        number = takeback.get("id")
+        if number is None or not takeback.get("answered"):
+            self.waiting = None  # none pending, or the bot's answer is no longer asked
+        if not takeback.get("answer") or number in self.answered:
+            return
+        self.answered.add(number)
+        answer = self.options.takebacks
+        try:
+            self.client.post(f"/games/{self.game_id}/takeback", {"answer": answer})
+        except ApiError as exc:  # answered by the others already, or the game moved on
+            self.log(f"take back {number}: not answered: {exc}")
+            return
+        self.log(f"take back {number}: {answer}d")
+        if answer == "accept":
+            self.waiting = number
+
+    def on_chat(self, line: dict) -> None:
+        """Chat is not read: the first line of another player gets ``chat_reply``, once."""
+        if self.chatted or not self.options.chat_reply or line.get("user") == self.bridge.username:
+            return
+        self.chatted = True
+        try:
+            self.client.post(f"/games/{self.game_id}/chat", {"text": self.options.chat_reply})
+            self.log("chat: answered")
+        except ApiError as exc:
+            self.log(f"chat: not answered: {exc}")
 
     # -- a decision --------------------------------------------------------------------------
 

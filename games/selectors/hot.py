@@ -19,7 +19,7 @@ from functools import cache
 from django.db import connection
 
 from config.rows import convert, converters
-from games.models import Action, Game, NoticeSettings, PushSubscription, Seat
+from games.models import BOT_RELATION, Action, Game, NoticeSettings, PushSubscription, Seat
 
 
 @cache
@@ -50,14 +50,24 @@ def _sql() -> dict:
     lock_game = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else lock
     game_fields = list(Game._meta.concrete_fields)
     game_cols = ", ".join(f"g.{qn(f.column)}" for f in game_fields)
-    game_join = (
+    # A player's bot account (BOT_RELATION, the API's model read by its relation's name: games
+    # does not import api), for the page's labels ("robo (bot)") as lists.prefetch_seats reads it.
+    bot_relation = user_model._meta.get_field(BOT_RELATION)
+    bot_model = bot_relation.related_model
+    bot_fields = list(bot_model._meta.concrete_fields)
+    bot_cols = ", ".join(f"b.{qn(f.column)}" for f in bot_fields)
+    seats_join = (
         f" FROM {qn(Game._meta.db_table)} g"
         f" LEFT JOIN {qn(Seat._meta.db_table)} s"
         f" ON s.{qn(Seat._meta.get_field('game').column)} = g.{qn(Game._meta.pk.column)}"
         f" LEFT JOIN {qn(user_model._meta.db_table)} u"
         f" ON u.{qn(user_model._meta.pk.column)} = s.{seat_user}"
-        f" WHERE g.{qn('public_id')} = %s"
-        f" ORDER BY s.{qn(Seat._meta.get_field('index').column)}"
+    )
+    where = f" WHERE g.{qn('public_id')} = %s ORDER BY s.{qn(Seat._meta.get_field('index').column)}"
+    game_join = seats_join + where
+    bot_join = (
+        f" LEFT JOIN {qn(bot_model._meta.db_table)} b"
+        f" ON b.{qn(bot_relation.field.column)} = s.{seat_user}"
     )
     return {
         "lock_by_public_id": f"{game} {qn('public_id')} = %s{lock}",
@@ -67,8 +77,15 @@ def _sql() -> dict:
         "move": (
             f"SELECT {game_cols}, {seat_cols}, {user_cols}, {pushes}, {hooks}{game_join}{lock_game}"
         ),
-        # A page's one read: the game with its seats and their users (a row per seat).
-        "game_seats": f"SELECT {game_cols}, {seat_cols}, {user_cols}{game_join}",
+        # A page's one read: the game with its seats, their users and their users' bot
+        # accounts (a row per seat).
+        "game_seats": (
+            f"SELECT {game_cols}, {seat_cols}, {user_cols}, {bot_cols}{seats_join}{bot_join}{where}"
+        ),
+        "bot_relation": bot_relation,
+        "bot_model": bot_model,
+        "bot_names": [f.attname for f in bot_fields],
+        "bot_converters": converters(bot_fields),
         "game_names": [f.attname for f in game_fields],
         "game_converters": converters(game_fields),
         "seat_names": [f.attname for f in seat_fields],
@@ -86,10 +103,11 @@ def _sql() -> dict:
 
 def game_with_seats(public_id: str) -> tuple[Game, list[Seat]] | None:
     """The game by its public id and its seats in seat order, each with its ``user`` (None for
-    an open or computer seat) and its ``game`` set, as
-    ``Game.objects.get(public_id=...)`` and ``game.seats.select_related("user")`` give them, in
-    one query. None if there is no such game."""
-    return _game_and_seats("game_seats", public_id, device_flags=False)
+    an open or computer seat, its bot account read with it) and its ``game`` set, as
+    ``Game.objects.get(public_id=...)`` and
+    ``game.seats.select_related("user", "user__api_bot")`` give them, in one query. None if
+    there is no such game."""
+    return _game_and_seats("game_seats", public_id, device_flags=False, bots=True)
 
 
 def locked_game(*, public_id: str | None = None, pk: int | None = None) -> Game | None:
@@ -104,10 +122,10 @@ def locked_with_seats(public_id: str) -> tuple[Game, list[Seat]] | None:
     """The move path's one read: the game by its public id, its row locked until
     the transaction ends (``select_for_update``), and its seats as ``seats(game,
     device_flags=True)`` gives them, in one query. None if there is no such game."""
-    return _game_and_seats("move", public_id, device_flags=True)
+    return _game_and_seats("move", public_id, device_flags=True, bots=False)
 
 
-def _game_and_seats(query: str, public_id: str, *, device_flags: bool):
+def _game_and_seats(query: str, public_id: str, *, device_flags: bool, bots: bool):
     """The game and its seats from ``query``, a join with a row per seat (the game's columns on
     each), or None."""
     sql = _sql()
@@ -120,11 +138,11 @@ def _game_and_seats(query: str, public_id: str, *, device_flags: bool):
     values = convert(list(rows[0][:split]), sql["game_converters"])
     game = Game.from_db(connection.alias, sql["game_names"], values)
     # A game has its seats from its creation; a row without one (the join's NULLs) has none.
-    out = [_seat(row[split:], game, device_flags) for row in rows if row[split] is not None]
+    out = [_seat(row[split:], game, device_flags, bots) for row in rows if row[split] is not None]
     return game, out
 
 
-def _seat(row, game: Game, device_flags: bool) -> Seat:
+def _seat(row, game: Game, device_flags: bool, bots: bool) -> Seat:
     sql = _sql()
     seat_names, user_names = sql["seat_names"], sql["user_names"]
     split = len(seat_names)
@@ -141,6 +159,15 @@ def _seat(row, game: Game, device_flags: bool) -> Seat:
     seat.game = game
     if device_flags:
         seat.pushes, seat.hooks = bool(row[end]), bool(row[end + 1])
+    if bots and user is not None:
+        # Kept as select_related keeps it (None: no bot account), so that known_bot reads it
+        # and ``user.api_bot`` reads no row.
+        bot = None
+        if row[end] is not None:
+            values = convert(list(row[end:]), sql["bot_converters"])
+            bot = sql["bot_model"].from_db(connection.alias, sql["bot_names"], values)
+            sql["bot_relation"].field.set_cached_value(bot, user)
+        sql["bot_relation"].set_cached_value(user, bot)
     return seat
 
 

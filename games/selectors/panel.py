@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from django.utils import translation
 
+from games.models import known_bot
 from games.selectors.access import Viewed
 from games.selectors.table import TableFacts, seat_labels, seat_profiles, table_facts
 
@@ -67,10 +68,8 @@ def _row(obj) -> list:
 
 def _player(user) -> list | None:
     """What the panel reads of a seat's player: their name (the labels, the game's name), their
-    profile's address (the names' links) and the end of their vacation (the labels, the
-    clock)."""
-    return (
-        None
-        if user is None
-        else [user.pk, str(user), user.username, user.is_active, user.vacation_until]
-    )
+    profile's address (the names' links), the end of their vacation (the labels, the clock)
+    and whether they are a bot account (the labels: read with the seats, games.selectors.hot)."""
+    if user is None:
+        return None
+    return [user.pk, str(user), user.username, user.is_active, user.vacation_until, known_bot(user)]

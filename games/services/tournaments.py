@@ -62,13 +62,15 @@ def tournament_create(
     rounds: int = 5,
     double: bool = False,
     rated: bool = True,
+    allow_bots: bool = False,
     min_players: int = 4,
     max_players: int = 32,
     starts_at: datetime,
     late_join_until: int = 0,
     now: datetime | None = None,
 ) -> Tournament:
-    """Open a tournament; its creator is registered in it."""
+    """Open a tournament; its creator is registered in it. ``allow_bots``: bot accounts may
+    register too (tournament_register)."""
     now = now or timezone.now()
     name = (name or "").strip()
     if not name or len(name) > 80:
@@ -119,6 +121,7 @@ def tournament_create(
             rounds=rounds,
             double=double and size == 2 and format == Tournament.Format.ROUND_ROBIN,
             rated=rated,
+            allow_bots=allow_bots,
             min_players=min_players,
             max_players=max_players,
             starts_at=starts_at,

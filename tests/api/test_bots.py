@@ -5,6 +5,7 @@ where their name shows; listed and disabled by staff."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -190,6 +191,40 @@ def test_a_tournament_refuses_a_bot_unless_it_allows_bots(alice, robo, bob):
     assert tournaments.tournament_register(tournament=cup, user=robo).user == robo
 
 
+def test_the_tournament_form_lets_its_creator_allow_bots(alice, robo, bob):
+    """The creation form's "Bot accounts may play" box (unticked at first) sets allow_bots, which
+    the tournament's page tells and registration reads."""
+    client = client_for(alice)
+    form = client.get("/tournaments/new/").content.decode()
+    box = re.search(r'<input type="checkbox" name="allow_bots"[^>]*>', form)
+    assert box and "checked" not in box.group(0) and "Bot accounts may play" in form
+    starts = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    fields = {
+        "format": "swiss",
+        "mode": "classic",
+        "size": "2",
+        "move_seconds": str(DAY),
+        "rounds": "3",
+        "min_players": "2",
+        "max_players": "8",
+        "starts_at": starts,
+        "late_join_until": "0",
+    }
+    with_bots = client.post("/tournaments/new/", fields | {"name": "Robots", "allow_bots": "on"})
+    assert with_bots.status_code == 302
+    cup = Tournament.objects.get(name="Robots")
+    assert cup.allow_bots
+    assert "bot accounts may play" in client_for(bob).get(with_bots["Location"]).content.decode()
+    assert tournaments.tournament_register(tournament=cup, user=robo).user == robo
+    people = client_for(bob).post("/tournaments/new/", fields | {"name": "People"})
+    assert people.status_code == 302
+    cup = Tournament.objects.get(name="People")
+    assert not cup.allow_bots
+    assert "bot accounts may play" not in client_for(bob).get(people["Location"]).content.decode()
+    with pytest.raises(services.NotAllowed, match="does not allow bot accounts"):
+        tournaments.tournament_register(tournament=cup, user=robo)
+
+
 # -- marked where names show -------------------------------------------------------------------
 
 
@@ -202,6 +237,41 @@ def test_a_bot_is_marked_on_its_profile_and_in_the_lists(alice, robo):
     (row,) = [r for r in page.open if r.public_id == game.public_id]
     assert "robo (bot) (invited)" in row.seat_labels
     assert "alice" in row.seat_labels
+
+
+def test_the_game_page_marks_a_bots_seat_from_its_one_read(alice, robo, bob):
+    """The game page's names say "bot" for a bot account's seat, read with the seats in the
+    page's one query (games.selectors.hot), and the panel cached before the player became a
+    bot is not the one served after (its key reads the flag)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.selectors import hot
+    from tests.support.pages import page_url, panel_url
+
+    game = challenge(alice, robo, rated=False)
+    services.invitation_accept(game=game, user=robo)
+    page = client_for(alice).get(page_url(game)).content.decode()
+    assert "robo (bot)" in page and "alice (bot)" not in page
+    assert "robo (bot)" in client_for(bob).get(panel_url(game)).content.decode()  # a spectator
+    with CaptureQueriesContext(connection) as queries:
+        _game, seats = hot.game_with_seats(game.public_id)
+        labels = [s.label for s in seats]
+        bots = [getattr(s.user, "api_bot", None) for s in seats]
+    assert len(queries) == 1 and labels == ["alice", "robo (bot)"]
+    assert bots[0] is None and bots[1] == BotAccount.objects.get(user=robo)
+    assert bots[1].user is seats[1].user
+
+
+def test_a_panel_cached_before_a_player_became_a_bot_is_not_served(alice, bob):
+    game = challenge(alice, bob, rated=False)
+    services.invitation_accept(game=game, user=bob)
+    client = client_for(alice)
+    from tests.support.pages import panel_url
+
+    assert "bob (bot)" not in client.get(panel_url(game)).content.decode()  # now cached
+    BotAccount.objects.create(user=bob)  # the flag alone (an account with games cannot become one)
+    assert "bob (bot)" in client.get(panel_url(game)).content.decode()
 
 
 # -- staff -------------------------------------------------------------------------------------

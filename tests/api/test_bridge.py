@@ -12,27 +12,26 @@ a time), so the end-to-end test needs PostgreSQL. The pure parts of the bridge a
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.test import override_settings
 
 from api import tokens
 from api.bots import bot_account_make
-from games import engine, services
+from games import services
 from games.bots import bridge
 from games.bots.gtp import BoardMap, NoMapping, engine_argv, parse_move, play_commands
 from games.engine.blksgf import PENTOBI_CORNER
-from games.models import Action, Game, Seat
+from games.models import Action, ChatMessage, Game, Seat, TakeBack
 from games.services import SeatSpec
+from games.services.chat import chat_post
+from tests.support.bridge import FAKE, ROOT, human_move, start_bridge
 from tests.support.needs import missing
-
-ROOT = Path(__file__).resolve().parents[2]
-FAKE = ROOT / "tests" / "ai" / "fake_gtp.py"
-
 
 # -- the pure parts ------------------------------------------------------------------------------
 
@@ -90,26 +89,14 @@ def server(transactional_db):
             daphne.app = None
 
 
-def human_move(game: Game) -> dict:
-    """A legal move of the person, whose first pieces start where Pentobi starts their colours
-    (blue a20, red t1): a game the engine can be told throughout."""
-    state = game.current_state()
-    actions = engine.legal_actions(state)
-    colour = engine.COLOURS[state.turn]
-    if state.step == "setup":
-        corner = PENTOBI_CORNER[colour]
-        actions = [a for a in actions if corner in parse_move(a["place"])]
-    return actions[(game.ply * 7) % len(actions)]
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(240)
-def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice, make_user):
+def whole_game(server: str, alice, make_user, engine: list[str], seconds: float) -> str:
+    """The person's rated challenge to the bot, accepted by the bridge, and their whole classic
+    two-player game, the bot's moves all the engine's; the bridge's output."""
     robo = make_user("robo")
     bot_account_make(user=robo, confirm="robo")
     secret = tokens.token_issue(user=robo, name="bridge", scopes=["bot"]).secret
     argv = [sys.executable, "-m", "games.bots", "gtp", "--token", secret, "--url", server]
-    argv += ["--games", "1", "--", sys.executable, str(FAKE), "--seed", "5"]
+    argv += ["--games", "1", "--", *engine]
     process = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -123,7 +110,7 @@ def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice
             rated=True,  # the person's rated challenge to the bot
             seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="robo")],
         )
-        deadline = time.monotonic() + 180
+        deadline = time.monotonic() + seconds
         while True:
             assert time.monotonic() < deadline, "the game did not end in time"
             assert process.poll() is None or game.status == Game.Status.FINISHED
@@ -155,3 +142,112 @@ def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice
     assert keys == expected  # the ply it saw (the action's own ply less one), the engine's
     assert "our level plays" not in out and "refused" not in out
     assert out.count(" gtp {'place'") == len(keys)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_the_bridge_plays_a_whole_classic_game_with_the_gtp_engine(server, alice, make_user):
+    whole_game(server, alice, make_user, [sys.executable, str(FAKE), "--seed", "5"], 180)
+
+
+def pentobi_gtp() -> str | None:
+    """The real engine: PENTOBI_GTP, or ``pentobi-gtp`` on the PATH."""
+    return os.environ.get("PENTOBI_GTP") or shutil.which("pentobi-gtp")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_bridge_plays_a_whole_classic_game_with_the_real_pentobi(server, alice, make_user):
+    """Pentobi itself (GPL, not part of the project: README's "Pentobi" section builds it) plays
+    the bot's side of a whole game, at its fastest level; skipped without it."""
+    binary = pentobi_gtp()
+    if not binary:
+        pytest.skip("no pentobi-gtp: set PENTOBI_GTP or put it on the PATH")
+    engine = [binary, "--level", "1", "--quiet", "--nobook"]
+    out = whole_game(server, alice, make_user, engine, 480)
+    assert "over (finished)" in out
+
+
+def wait_for(check, what: str, process: subprocess.Popen, seconds: float = 60):
+    deadline = time.monotonic() + seconds
+    while not (found := check()):
+        assert process.poll() is None, f"the bridge stopped before {what}"
+        assert time.monotonic() < deadline, f"no {what} in time"
+        time.sleep(0.05)
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("answer", ["decline", "accept"])
+def test_the_bridge_answers_take_backs_and_chat(server, alice, bob, carol, make_user, answer):
+    """R11 take backs: a take back another player asks for is answered through the API, declined
+    by default (``--takebacks accept`` accepts it, and the bot waits for the others' answers
+    before moving); the bot plays on afterwards. Chat is not read: the first line of another
+    player gets the fixed reply once, whatever follows."""
+    robo = make_user("robo")
+    bot_account_make(user=robo, confirm="robo")
+    secret = tokens.token_issue(user=robo, name="bridge", scopes=["bot"]).secret
+    extra = ["--takebacks", answer] if answer == "accept" else []
+    process = start_bridge(server, secret, *extra)
+    try:
+        time.sleep(1.0)
+        # Four players, one colour each, the bot third: a person's take back is asked while
+        # the next person (not the bot) is to move, as the rules allow (R11).
+        invited = [SeatSpec(Seat.Kind.INVITED, username=n) for n in ("bob", "robo", "carol")]
+        game = services.game_create(
+            creator=alice,
+            mode="classic",
+            players=4,
+            rated=False,
+            seats=[SeatSpec(Seat.Kind.HUMAN), *invited],
+        )
+        for person in (bob, carol):
+            services.invitation_accept(game=game, user=person)
+
+        def started():
+            game.refresh_from_db()
+            return game.status == Game.Status.ACTIVE
+
+        wait_for(started, "start (the bridge accepts)", process)
+        services.action_submit(game=game, user=alice, action=human_move(game), expected_ply=0)
+        game.refresh_from_db()
+        asked = services.takeback_request(game=game, user=alice)
+        asked = wait_for(
+            lambda: TakeBack.objects.filter(pk=asked.pk, answers__has_key="2").first(),
+            "answer from the bot",
+            process,
+        )
+        assert asked.answers["2"] is (answer == "accept")
+        if answer == "decline":
+            assert asked.status == TakeBack.Status.DECLINED
+        else:
+            assert asked.status == TakeBack.Status.PENDING  # bob and carol answer too
+            time.sleep(1.0)  # the bot, next but one, waits: nothing of it is played meanwhile
+            for person in (bob, carol):
+                game.refresh_from_db()
+                services.takeback_answer(game=game, user=person, accept=True)
+            asked.refresh_from_db()
+            assert asked.status == TakeBack.Status.ACCEPTED
+            game.refresh_from_db()
+            assert game.ply == 0
+            services.action_submit(game=game, user=alice, action=human_move(game), expected_ply=0)
+        game.refresh_from_db()
+        services.action_submit(game=game, user=bob, action=human_move(game), expected_ply=game.ply)
+        moves = Action.objects.filter(game=game, seat=2, taken_back=False)
+        wait_for(moves.exists, "move of the bot after the take back", process)
+        assert moves.get().key.endswith("-gtp")
+        # The bot's game stream is open (it has played): chat reaches it.
+        chat_post(game=game, user=alice, text="hello robo")
+        replies = ChatMessage.objects.filter(game=game, user=robo)
+        wait_for(replies.exists, "chat reply", process)
+        chat_post(game=game, user=bob, text="are you there?")
+        time.sleep(1.0)
+        assert [m.text for m in replies] == [bridge.CHAT_REPLY]  # once a game
+    finally:
+        process.kill()
+        out = process.communicate()[0]
+        print(out)
+    assert f"take back {asked.pk}: {answer}d" in out
+    assert "chat: answered" in out and "Traceback" not in out

@@ -14,8 +14,9 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone, translation
 
+from api.models import BotAccount
 from games import services
-from games.models import Game, Seat, TakeBack
+from games.models import BOT_RELATION, Game, Seat, TakeBack
 from games.selectors import table
 from games.selectors.access import Viewed, game_for_viewer
 from games.selectors.panel import panel_reads
@@ -153,6 +154,11 @@ def test_a_change_to_any_input_the_panel_reads_changes_its_key(alice, bob, carol
             other = copy.copy(seat)
             other.user = player
             keys[f"seat {index}'s player {name}={value}"] = key(with_seat(other))
+        bot = copy.copy(seat.user)  # a bot account, read with the seats (selectors.hot)
+        bot._state.fields_cache[BOT_RELATION] = BotAccount(user=bot)
+        other = copy.copy(seat)
+        other.user = bot
+        keys[f"seat {index}'s player a bot"] = key(with_seat(other))
     keys["reader bob"] = key(game_for_viewer(game.public_id, bob), user=bob)
     keys["reader a spectator"] = key(game_for_viewer(game.public_id, carol), user=carol)
     keys["invite token"] = key(token=game.invite_token)
