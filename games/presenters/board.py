@@ -13,7 +13,15 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize, placement_piece
+from games.engine.pieces import (
+    COLUMNS,
+    PIECE_INDEX,
+    PIECE_SIZE,
+    SHAPE_NAME,
+    SHAPES,
+    normalize,
+    placement_piece,
+)
 from games.engine.state import COLOURS, LETTERS
 from games.engine.steps import PLACE_STEPS, STEP_ACTION
 from games.translations import colour_letter, colour_name
@@ -143,17 +151,33 @@ def _target_cell(square, colour, letter, last, mark, target: dict) -> str:
     return f"{_open_td(square, colour, last, mark)}{inner}</td>"
 
 
-def board_data(view: dict, anchors: list[str], last: set[str], decision: dict) -> dict:
+def tray_order(pieces, playable=None) -> list[str]:
+    """The tray's order: the pieces that can be placed now first (when ``playable``, the deciding
+    seat's, is known), the largest first, then the engine's order. A newcomer wants the
+    five-square pieces first, and a phone's tray shows only a few pieces at once."""
+    return sorted(
+        pieces,
+        key=lambda p: (playable is not None and p not in playable, -PIECE_SIZE[p], PIECE_INDEX[p]),
+    )
+
+
+def board_data(
+    view: dict, anchors: list[str], last: set[str], decision: dict, player: str = ""
+) -> dict:
     """The public picture (R9.1): board rows (row 20 first), the last move, the anchors of the
-    colour to move (``engine.anchors``), the panel's marks, and that colour's supply."""
+    colour to move (``engine.anchors``), the panel's marks, and that colour's supply in the
+    tray's order (``tray_order``: for the seat placing a piece, those it can place first);
+    ``player``: who moves that colour, named on the tray while it is not the reader's turn."""
     colour = view["to_move"]
-    tray = list(view["supply"][colour]) if colour else []
+    by_piece = decision.get("by_piece")
+    tray = tray_order(view["supply"][colour], by_piece) if colour else []
     return {
         "ply": view["ply"],
         "board": view["board"],
         "last": sorted(last, key=lambda sq: (sq[0], int(sq[1:]))),
         "toMove": colour,
         "toMoveName": colour_name(colour),
+        "toMovePlayer": player,
         "anchors": anchors if not view["over"] else [],
         "marks": {sq: m for sq, m in decision.get("marks", {}).items() if m != "target"},
         "tray": tray,
@@ -265,6 +289,7 @@ def _placing_text(language: str) -> dict:
         "warpNote": _("Click a marked piece on the board (or pick it in the list) to move it."),
         "warpNoteTouch": _("Tap a marked piece on the board (or pick it in the list) to move it."),
         "trayLabel": _("{colour}'s pieces"),
+        "trayOf": _("{colour}'s pieces ({player})"),
         # [one, other]: written out, for makemessages to find them
         "spots": [
             ngettext("{piece}: {n} spot", "{piece}: {n} spots", 1),

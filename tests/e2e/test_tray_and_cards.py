@@ -1,0 +1,176 @@
+"""The tray and the cards for a newcomer, on a 360x740 phone and at 1280x900.
+
+The tray puts the pieces that can be placed first, the largest first; on the phone it says that
+it scrolls, and the chosen piece stays in view while it is turned and put down. Arrow keys move
+within the tray and the cards (one stop of the Tab key each), so that the first five-square
+piece is a few keys from the start of the turn. A card's whole effect can be read on the phone
+before it is played, and playing it stays one deliberate tap. A reload in the middle of a turn
+keeps the piece in hand and its spot; the phone's sheet says which colour is playing; while
+another player moves, the tray says whose pieces it shows.
+
+Positions are reached through the services (alice plays blue and red against bob), and the
+turn starts on alice's page as in a live game: bob's move arrives through the websocket nudge.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games import engine, services
+from games.engine.pieces import PIECE_SIZE
+from games.models import Game, Seat
+from games.services import SeatSpec
+from tests.support.browser import session_of
+from tests.support.tables import SKIPS_AND_REVERSES
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE, DESKTOP = (360, 740), (1280, 900)
+WAIT = 30_000  # ms
+
+
+def duel(alice, bob, mode: str) -> Game:
+    """alice (blue and red) against bob (yellow and green), started; a Shuffle deck of Skips and
+    Reverses only (no card opens a step of its own)."""
+    game = services.game_create(
+        creator=alice,
+        mode=mode,
+        players=2,
+        deck_recipe=SKIPS_AND_REVERSES if mode == "shuffle" else None,
+        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
+    )
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def play_until(game: Game, users: dict, done) -> Game:
+    """Each seat plays its first legal action (for a placement, of its largest piece) until
+    ``done(state)``."""
+    for _ in range(200):
+        game.refresh_from_db()
+        state = game.current_state()
+        if done(state):
+            return game
+        legal = engine.legal_actions(state)
+        places = [a for a in legal if "place" in a]
+        action = max(places, key=lambda a: len(a["place"].split(","))) if places else legal[0]
+        seat = state.controller()
+        services.action_submit(game=game, user=users[seat], action=action, expected_ply=game.ply)
+    pytest.fail("no such position within 200 actions")
+
+
+def open_page(browser, site, user, game, size, touch=False):
+    options = {"viewport": {"width": size[0], "height": size[1]}}
+    if touch:
+        options.update(has_touch=True, is_mobile=True)
+    context = browser.new_context(**options)
+    context.add_cookies([{"name": "sessionid", "value": session_of(site, user), "url": site.url}])
+    page = context.new_page()
+    page.goto(f"{site.url}/games/{game.public_id}/")
+    page.wait_for_selector("#game .game-layout.enhanced")
+    return context, page
+
+
+def handle(text: str) -> str:
+    """The square under the finger when the ghost covers ``text``: the middle of its box
+    (static/js/board.js's handle)."""
+    cells = [("abcdefghijklmnopqrst".index(sq[0]), int(sq[1:]) - 1) for sq in text.split(",")]
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    x = min(xs) + (max(xs) - min(xs)) // 2
+    y = min(ys) + (max(ys) - min(ys)) // 2
+    return f"{'abcdefghijklmnopqrst'[x]}{y + 1}"
+
+
+def tap_square(page, square: str) -> None:
+    """A tap on the middle of ``square`` (static/js/board.js's viewBox: 211 x 210 units, squares
+    of 10 after a margin of 9 on the left and 1 on top)."""
+    box = page.locator(".board-svg").bounding_box()
+    x, y = "abcdefghijklmnopqrst".index(square[0]), int(square[1:]) - 1
+    page.touchscreen.tap(
+        box["x"] + (9 + (x + 0.5) * 10) * box["width"] / 211,
+        box["y"] + (1 + (19 - y + 0.5) * 10) * box["height"] / 210,
+    )
+
+
+def tray(page) -> list[dict]:
+    return page.locator("#game .tray-piece").evaluate_all(
+        "els => els.map(e => ({piece: e.dataset.piece, off: e.hasAttribute('aria-disabled')}))"
+    )
+
+
+def in_view(page, selector: str, size) -> bool:
+    """Whether ``selector`` is whole on the screen and inside the tray's visible part."""
+    return page.evaluate(
+        """([selector, w, h]) => {
+          const node = document.querySelector(selector);
+          if (!node) return false;
+          const box = node.getBoundingClientRect();
+          const row = node.closest('.tray').getBoundingClientRect();
+          return box.left >= Math.max(0, row.left) - 0.5
+            && box.right <= Math.min(w, row.right) + 0.5 && box.top >= 0 && box.bottom <= h + 0.5;
+        }""",
+        [selector, *size],
+    )
+
+
+def the_pieces_that_fit_come_first_the_largest_first(page) -> None:
+    pieces = tray(page)
+    assert pieces and not pieces[0]["off"] and PIECE_SIZE[pieces[0]["piece"]] == 5, pieces
+    offs = [p["off"] for p in pieces]
+    assert offs == sorted(offs), pieces  # those that can be placed, then the others
+    sizes = [PIECE_SIZE[p["piece"]] for p in pieces if not p["off"]]
+    assert sizes == sorted(sizes, reverse=True), pieces
+
+
+PRESSED = "#game .tray-piece[aria-pressed=true]"
+
+
+def test_the_phone_tray_shows_the_largest_pieces_first_says_it_scrolls_and_keeps_the_pick(
+    site, browser, alice, bob, screenshots
+):
+    game = site.call(lambda: duel(alice, bob, "classic"))
+    context, page = open_page(browser, site, alice, game, PHONE, touch=True)
+    page.wait_for_selector(".tray-piece:not([aria-disabled])")
+    the_pieces_that_fit_come_first_the_largest_first(page)
+    # It says that it scrolls: an arrow at its end, with how many pieces lie beyond.
+    hint = page.locator("#game .tray-more.next")
+    assert hint.is_visible() and "+" in hint.inner_text(), hint.inner_text()
+    page.screenshot(path=str(screenshots / "tray-start-360.png"))
+    hint.tap()
+    page.wait_for_function("() => document.querySelector('#game .tray').scrollLeft > 0")
+    assert page.locator("#game .tray-more.prev").is_visible()
+    # The last piece: the tray keeps its place after the pick, and the piece stays in view
+    # while it is turned and put down.
+    page.evaluate(
+        "() => { const t = document.querySelector('#game .tray'); t.scrollLeft = t.scrollWidth; }"
+    )
+    page.wait_for_timeout(200)
+    last = page.locator(".tray-piece:not([aria-disabled])").last
+    name = last.get_attribute("data-piece")
+    last.tap()
+    assert page.locator(PRESSED).get_attribute("data-piece") == name
+    assert page.evaluate("() => document.querySelector('#game .tray').scrollLeft") > 0
+    assert in_view(page, PRESSED, PHONE)
+    page.locator(".tray-tools button", has_text="Rotate").tap()
+    assert in_view(page, PRESSED, PHONE)
+    tap_square(page, handle(page.locator(".board-svg").get_attribute("data-ghost")))
+    assert "Tap again" in page.locator(".board-status").inner_text()
+    assert in_view(page, PRESSED, PHONE)
+    assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+    page.screenshot(path=str(screenshots / "tray-picked-360.png"))
+    context.close()
+
+
+def test_the_desktop_tray_shows_every_piece_the_largest_first(
+    site, browser, alice, bob, screenshots
+):
+    game = site.call(lambda: duel(alice, bob, "classic"))
+    context, page = open_page(browser, site, alice, game, DESKTOP)
+    page.wait_for_selector(".tray-piece:not([aria-disabled])")
+    the_pieces_that_fit_come_first_the_largest_first(page)
+    assert page.locator("#game .tray-more:visible").count() == 0  # it wraps: nothing to scroll
+    page.locator(".tray-piece:not([aria-disabled])").last.click()
+    assert in_view(page, PRESSED, DESKTOP)
+    page.screenshot(path=str(screenshots / "tray-picked-1280.png"))
+    context.close()
