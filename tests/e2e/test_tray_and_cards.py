@@ -21,6 +21,7 @@ from games.engine.pieces import PIECE_SIZE
 from games.models import Game, Seat
 from games.services import SeatSpec
 from tests.support.browser import session_of
+from tests.support.pages import save_state
 from tests.support.tables import SKIPS_AND_REVERSES
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -173,4 +174,68 @@ def test_the_desktop_tray_shows_every_piece_the_largest_first(
     page.locator(".tray-piece:not([aria-disabled])").last.click()
     assert in_view(page, PRESSED, DESKTOP)
     page.screenshot(path=str(screenshots / "tray-picked-1280.png"))
+    context.close()
+
+
+def two_kinds_in_blues_hand(game: Game) -> Game:
+    """Blue's hand holds a Skip and a Reverse (a card from its pile swapped in if need be): two
+    buttons to move between."""
+    state = game.current_state()
+    hand, pile = state.hands[0], state.piles[0]
+    if len(set(hand)) < 2:
+        other = next(i for i, kind in enumerate(pile) if kind != hand[0])
+        hand[1], pile[other] = pile[other], hand[1]
+    return save_state(game, state)
+
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  return e ? {piece: e.dataset.piece || null, card: e.matches('button.card'),
+              tray: Boolean(e.closest('.tray')), cards: Boolean(e.closest('.card-list'))} : {};
+}"""
+
+
+def test_from_the_turn_start_the_first_five_square_piece_is_a_few_keys_away(
+    site, browser, alice, bob, screenshots
+):
+    users = {0: alice, 1: bob}
+    game = site.call(lambda: duel(alice, bob, "shuffle"))
+    game = site.call(
+        lambda: play_until(game, users, lambda s: s.step == "card" and s.controller() == 1)
+    )
+    game = site.call(two_kinds_in_blues_hand, game)
+    context, page = open_page(browser, site, alice, game, DESKTOP)
+    page.wait_for_timeout(500)  # the socket is open
+    # Bob moves: alice's turn starts on her open page, as in a live game.
+    site.call(lambda: play_until(game, users, lambda s: s.controller() == 0))
+    page.wait_for_selector("#game .controls button.card", timeout=WAIT)
+    page.wait_for_function("() => document.activeElement.matches('button.card')", timeout=WAIT)
+    # The cards are one stop of the Tab key; the arrow keys move along them.
+    assert page.locator("#game .controls button.card").count() >= 2
+    page.keyboard.press("ArrowRight")
+    second = page.locator("#game .controls .card-list > li").nth(1).locator("button.card")
+    assert second.evaluate("b => b === document.activeElement")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Tab")
+    assert not page.evaluate(FOCUSED)["cards"]  # one Tab leaves the row
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED)["card"]
+
+    keys = 1
+    page.keyboard.press("Enter")  # the card
+    page.wait_for_function("() => document.activeElement.matches('.tray-piece')", timeout=WAIT)
+    while PIECE_SIZE[page.evaluate(FOCUSED)["piece"]] != 5 and keys < 4:
+        page.keyboard.press("ArrowRight")
+        keys += 1
+    page.keyboard.press("Enter")  # picks it up: the focus goes to the board
+    keys += 1
+    chosen = page.locator(PRESSED).get_attribute("data-piece")
+    assert PIECE_SIZE[chosen] == 5 and keys <= 4, (chosen, keys)
+    # Back in the tray, the arrows move along it and one Tab leaves it.
+    page.locator(PRESSED).focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED)["tray"] and page.evaluate(FOCUSED)["piece"] != chosen
+    page.keyboard.press("Tab")
+    assert not page.evaluate(FOCUSED)["tray"]
+    page.screenshot(path=str(screenshots / "tray-keys-1280.png"))
     context.close()
