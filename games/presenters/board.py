@@ -290,6 +290,8 @@ def _placing_text(language: str) -> dict:
         "warpNoteTouch": _("Tap a marked piece on the board (or pick it in the list) to move it."),
         "trayLabel": _("{colour}'s pieces"),
         "trayOf": _("{colour}'s pieces ({player})"),
+        "playCard": _("Play {card}"),
+        "playHint": _("or tap the card again. Another card: tap it."),
         # [one, other]: written out, for makemessages to find them
         "spots": [
             ngettext("{piece}: {n} spot", "{piece}: {n} spots", 1),

@@ -631,6 +631,37 @@ function scrollHints(box, list) {
   requestAnimationFrame(update);
 }
 
+// The cards on a phone (the decision in its sheet, where a card shows the start of its effect):
+// a first tap opens the card whole, and nothing is played; Play, or a second tap on it, plays
+// it. Elsewhere the whole card is on the screen and a click plays it.
+function cardsToRead(game) {
+  const sheet = game.querySelector(".decision-sheet");
+  const list = sheet && sheet.querySelector(".controls .card-list");
+  if (!list || list.dataset.reading) return;
+  list.dataset.reading = "1";
+  const tools = html("div", { class: "card-tools", hidden: "" });
+  list.after(tools);
+  const play = html("button", { type: "button", class: "primary" }, tools);
+  const hint = html("p", { role: "status" }, tools);
+  let open = null;
+  const phone = () => getComputedStyle(sheet).position === "fixed";
+  list.addEventListener("click", (e) => {
+    const card = e.target.closest("button.card");
+    if (!card || !phone() || card === open) return; // a second tap plays it
+    e.preventDefault();
+    open = card;
+    list.querySelectorAll("button.card").forEach((b) => b.setAttribute("aria-pressed", b === card ? "true" : "false"));
+    list.classList.add("reading");
+    const name = card.querySelector("strong").textContent;
+    play.textContent = t("playCard", { card: name });
+    hint.textContent = t("playHint");
+    tools.hidden = false;
+    fitSheet();
+    keepInView(list, card);
+  });
+  play.addEventListener("click", () => { if (open) open.click(); });
+}
+
 // Recycle (R6.7): click or tap one of your pieces (marked) to take it back; with "confirm
 // moves" it is lifted first, and Recycle it (or a second tap on it) sends it. The list of the
 // pieces under the step does the same from the keyboard.
@@ -729,6 +760,7 @@ function start(node, swapped) {
   if (!game) return;
   setUp(game);
   game.querySelectorAll(".controls .card-list").forEach((list) => roving(list, "button.card"));
+  cardsToRead(game);
   game.querySelectorAll(".controls .colour-list").forEach((list) => roving(list, "button.colour-button"));
   fitSheet();
   if (swapped) refocus(game);

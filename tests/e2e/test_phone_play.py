@@ -2,7 +2,8 @@
 board (full width, under a one-line header) and the decision (a sheet fixed at the bottom: the
 cards, the colours of a Wild, the pieces of a Recycle or a Warp, or the tray of pieces with
 Rotate, Flip and Place, scrolling sideways) share the screen; tapping a piece keeps the board in
-view; the instructions speak of taps; targets are 44 px.
+view; a first tap on a card opens it whole and Play plays it; the instructions speak of taps;
+targets are 44 px.
 
 The test plays a whole 2-player Shuffle game against the computer with taps only, from the setup
 round to the result, with a deck that holds every kind of card (it plays the kinds it has not
@@ -166,7 +167,13 @@ def test_a_whole_shuffle_game_on_a_phone_never_scrolls_to_the_board_a_card_or_a_
             on_screen(page, "#game .controls button.card")
             big_enough(page, "#game .controls button.card")
             card, kind = pick_card(page, played)
-            card.tap()
+            card.tap()  # opens it whole: nothing is played yet
+            not_scrolled_and_board_clear(page)
+            on_screen(page, "#game .controls button.card[aria-pressed=true] .effect")
+            on_screen(page, "#game .card-tools button.primary")
+            big_enough(page, "#game .card-tools button.primary")
+            assert page.evaluate("() => +document.querySelector('#game').dataset.ply") == ply
+            page.locator("#game .card-tools button.primary").tap()  # plays it
             played.add(kind)
         elif step == "declare":
             buttons = page.locator("#game .controls .colour-button")

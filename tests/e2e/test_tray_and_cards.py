@@ -30,14 +30,16 @@ PHONE, DESKTOP = (360, 740), (1280, 900)
 WAIT = 30_000  # ms
 
 
-def duel(alice, bob, mode: str) -> Game:
+def duel(alice, bob, mode: str, recipe: dict | None = None) -> Game:
     """alice (blue and red) against bob (yellow and green), started; a Shuffle deck of Skips and
-    Reverses only (no card opens a step of its own)."""
+    Reverses only (no card opens a step of its own) unless ``recipe`` says otherwise."""
+    if mode == "shuffle" and recipe is None:
+        recipe = SKIPS_AND_REVERSES
     game = services.game_create(
         creator=alice,
         mode=mode,
         players=2,
-        deck_recipe=SKIPS_AND_REVERSES if mode == "shuffle" else None,
+        deck_recipe=recipe,
         seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
     )
     services.game_join(game=game, user=bob)
@@ -112,6 +114,17 @@ def in_view(page, selector: str, size) -> bool:
             && box.right <= Math.min(w, row.right) + 0.5 && box.top >= 0 && box.bottom <= h + 0.5;
         }""",
         [selector, *size],
+    )
+
+
+def in_screen(page, selector: str, size) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return (
+        box is not None
+        and box["x"] >= -0.5
+        and box["y"] >= -0.5
+        and box["x"] + box["width"] <= size[0] + 0.5
+        and box["y"] + box["height"] <= size[1] + 0.5
     )
 
 
@@ -238,4 +251,63 @@ def test_from_the_turn_start_the_first_five_square_piece_is_a_few_keys_away(
     page.keyboard.press("Tab")
     assert not page.evaluate(FOCUSED)["tray"]
     page.screenshot(path=str(screenshots / "tray-keys-1280.png"))
+    context.close()
+
+
+# Two kinds whose effects are long (R6.5, R6.6): on the phone each shows only its start.
+LONG_EFFECTS = {kind: 0 for kind in engine.CARD_KINDS} | {"edge": 7, "double": 7}
+CLAMPED = "e => e.scrollHeight > e.clientHeight + 1"
+
+
+def test_on_the_phone_a_card_is_read_whole_before_it_is_played(
+    site, browser, alice, bob, screenshots
+):
+    users = {0: alice, 1: bob}
+    game = site.call(lambda: duel(alice, bob, "shuffle", LONG_EFFECTS))
+    game = site.call(
+        lambda: play_until(game, users, lambda s: s.step == "card" and s.controller() == 0)
+    )
+    context, page = open_page(browser, site, alice, game, PHONE, touch=True)
+    page.wait_for_selector("#game .controls button.card")
+    page.wait_for_timeout(200)  # the sheet is sized
+    # The sheet says which colour is playing (it covers the turn's line).
+    colour = page.locator("#game .controls .controls-colour")
+    assert colour.is_visible() and "Blue" in colour.inner_text()
+    assert in_screen(page, "#game .controls .controls-colour", PHONE)
+    page.screenshot(path=str(screenshots / "cards-closed-360.png"))
+    effects = page.locator("#game .controls button.card .effect")
+    cut = [i for i in range(effects.count()) if effects.nth(i).evaluate(CLAMPED)]
+    assert cut, "every effect is whole already: nothing to check"
+    card = page.locator("#game .controls button.card").nth(cut[0])
+    card.tap()  # opens it: nothing is played
+    page.wait_for_timeout(500)
+    assert site.call(lambda: Game.objects.get(pk=game.pk).ply) == game.ply
+    effect = card.locator(".effect")
+    assert not effect.evaluate(CLAMPED) and not card.locator(".outlook").evaluate(CLAMPED)
+    assert in_screen(page, "#game .controls button.card[aria-pressed=true] .effect", PHONE)
+    assert in_screen(page, "#game .controls button.card[aria-pressed=true] .outlook", PHONE)
+    play = page.locator("#game .card-tools button.primary")
+    assert in_screen(page, "#game .card-tools button.primary", PHONE)
+    assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+    page.screenshot(path=str(screenshots / "cards-open-360.png"))
+    play.tap()  # one deliberate tap plays it
+    page.wait_for_function(f"() => +document.querySelector('#game').dataset.ply > {game.ply}")
+    context.close()
+
+
+def test_at_the_desktop_a_card_is_whole_and_one_click_plays_it(
+    site, browser, alice, bob, screenshots
+):
+    users = {0: alice, 1: bob}
+    game = site.call(lambda: duel(alice, bob, "shuffle", LONG_EFFECTS))
+    game = site.call(
+        lambda: play_until(game, users, lambda s: s.step == "card" and s.controller() == 0)
+    )
+    context, page = open_page(browser, site, alice, game, DESKTOP)
+    page.wait_for_selector("#game .controls button.card")
+    effects = page.locator("#game .controls button.card .effect")
+    assert not any(effects.nth(i).evaluate(CLAMPED) for i in range(effects.count()))
+    page.screenshot(path=str(screenshots / "cards-1280.png"))
+    page.locator("#game .controls button.card").first.click()
+    page.wait_for_function(f"() => +document.querySelector('#game').dataset.ply > {game.ply}")
     context.close()
