@@ -19,6 +19,20 @@ const letterOf = (colour) => {
   return (words.letters && words.letters[colour]) || colour.charAt(0).toUpperCase();
 };
 let memory = null; // the selection, kept when the same decision is drawn again (a refusal)
+// ... and across a reload of the page in the middle of the turn: kept in the tab's session
+// storage, one entry per game, read back only for the same decision (its ply, step and source).
+const stored = (gameId) => {
+  try {
+    return JSON.parse(sessionStorage.getItem(`blokus.hand.${gameId}`) || "null");
+  } catch (err) { // storage refused (a private window): the selection lives in the page only
+    return null;
+  }
+};
+const store = (gameId, value) => {
+  try {
+    sessionStorage.setItem(`blokus.hand.${gameId}`, JSON.stringify(value));
+  } catch (err) { /* as above */ }
+};
 // How the player points: a touch screen's first words speak of taps before any tap is made.
 let lastPointer = window.matchMedia && matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
 const tapping = () => lastPointer !== "mouse";
@@ -231,7 +245,15 @@ function setUp(game) {
   }
 
   function remember() {
-    memory = { decisionKey, source, piece: piece && piece.name, cells: piece && piece.cells.join(" ") };
+    memory = {
+      decisionKey,
+      source,
+      piece: piece && piece.name,
+      cells: piece && piece.cells.join(" "),
+      cursor: piece ? cursor : null,
+      armed: Boolean(armed),
+    };
+    store(game.dataset.game, memory);
   }
 
   function spots() {
@@ -261,6 +283,7 @@ function setUp(game) {
   }
 
   function draw(say) {
+    if (piece) remember(); // the spot too
     ghost.replaceChildren();
     cursorBox.setAttribute("x", px(cursor[0]));
     cursorBox.setAttribute("y", py(cursor[1]));
@@ -563,9 +586,19 @@ function setUp(game) {
   }
 
   drawTray();
-  if (memory && memory.decisionKey === decisionKey) {
-    if (warp && memory.source && !source) pickSource(memory.source.split(",")[0]);
-    if (memory.piece && choicesFor(memory.piece).length) select(memory.piece, memory.cells);
+  const kept = memory && memory.decisionKey === decisionKey ? memory : stored(game.dataset.game);
+  const reloaded = kept !== memory;
+  if (kept && kept.decisionKey === decisionKey) {
+    if (warp && kept.source && !source) pickSource(kept.source.split(",")[0]);
+    if (kept.piece && choicesFor(kept.piece).length) {
+      select(kept.piece, kept.cells);
+      if (kept.cursor) { // the spot it was on; put down again after a reload if it was (after a
+        // refusal the player moves it first)
+        cursor = kept.cursor;
+        armed = reloaded && kept.armed && fits() ? cursor.slice() : null;
+        draw();
+      }
+    }
   } else if (warp && source) {
     select(legal.pieces[source].piece);
   }
@@ -658,6 +691,8 @@ function cardsToRead(game) {
     tools.hidden = false;
     fitSheet();
     keepInView(list, card);
+    const below = tools.getBoundingClientRect().bottom - sheet.getBoundingClientRect().bottom;
+    if (below > 0) sheet.scrollTop += below; // Play stays on the screen
   });
   play.addEventListener("click", () => { if (open) open.click(); });
 }

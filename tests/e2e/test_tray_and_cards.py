@@ -311,3 +311,63 @@ def test_at_the_desktop_a_card_is_whole_and_one_click_plays_it(
     page.locator("#game .controls button.card").first.click()
     page.wait_for_function(f"() => +document.querySelector('#game').dataset.ply > {game.ply}")
     context.close()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_reload_in_the_middle_of_the_turn_keeps_the_piece_in_hand_and_its_spot(
+    site, browser, alice, bob, screenshots, size
+):
+    game = site.call(lambda: duel(alice, bob, "classic"))
+    phone = size == PHONE
+    context, page = open_page(browser, site, alice, game, size, touch=phone)
+    page.wait_for_selector(".tray-piece:not([aria-disabled])")
+    piece = page.locator(".tray-piece:not([aria-disabled])").nth(1)
+    name = piece.get_attribute("data-piece")
+    board = page.locator(".board-svg")
+    if phone:  # picked, turned, put down on its spot
+        piece.tap()
+        page.locator(".tray-tools button", has_text="Rotate").tap()
+        page.locator(".tray-tools button", has_text="Rotate").tap()
+        ghost = board.get_attribute("data-ghost")
+        tap_square(page, handle(ghost))
+        assert "Tap again" in page.locator(".board-status").inner_text()
+    else:  # picked, turned, moved along to another spot, by the keyboard
+        piece.focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("r")
+        page.keyboard.press("n")
+        page.keyboard.press("n")
+    ghost = board.get_attribute("data-ghost")
+    assert board.get_attribute("data-fits") == "yes"
+
+    page.reload()
+    page.wait_for_selector(".tray-piece:not([aria-disabled])")
+    assert page.locator(PRESSED).get_attribute("data-piece") == name
+    assert board.get_attribute("data-ghost") == ghost
+    page.screenshot(path=str(screenshots / f"reloaded-{size[0]}.png"))
+    if phone:  # still put down: Confirm places it
+        confirm = page.locator(".tray-tools button.primary")
+        assert confirm.inner_text() == "Confirm"
+        confirm.tap()
+        page.wait_for_function("() => +document.querySelector('#game').dataset.ply >= 1")
+        assert site.call(lambda: Game.objects.get(pk=game.pk).actions.first().payload) == {
+            "place": ghost
+        }
+    context.close()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_while_another_player_moves_the_tray_says_whose_pieces_it_shows(
+    site, browser, alice, bob, screenshots, size
+):
+    users = {0: alice, 1: bob}
+    game = site.call(lambda: duel(alice, bob, "classic"))
+    game = site.call(lambda: play_until(game, users, lambda s: s.controller() == 1))
+    context, page = open_page(browser, site, alice, game, size)
+    caption = page.locator("#game .tray-caption")
+    caption.scroll_into_view_if_needed()
+    assert caption.is_visible() and caption.inner_text().strip() == "Y Yellow's pieces (bob)"
+    above, tray = caption.bounding_box(), page.locator("#game .tray").bounding_box()
+    assert 0 <= tray["y"] - (above["y"] + above["height"]) < 20  # right above the pieces
+    page.screenshot(path=str(screenshots / f"tray-caption-{size[0]}.png"))
+    context.close()
