@@ -621,8 +621,9 @@ function roving(list, selector) {
   if (list.dataset.roving) return;
   list.dataset.roving = "1";
   const items = () => [...list.querySelectorAll(selector)];
-  if (!items().some((b) => b.tabIndex === 0)) {
-    items().forEach((b, i) => { b.tabIndex = i ? -1 : 0; });
+  const all = items();
+  if (!all.some((b) => b.getAttribute("tabindex") === "0")) {
+    all.forEach((b, i) => { b.tabIndex = i ? -1 : 0; });
   }
   list.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;

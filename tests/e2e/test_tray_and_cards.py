@@ -225,14 +225,14 @@ def test_from_the_turn_start_the_first_five_square_piece_is_a_few_keys_away(
     page.wait_for_function("() => document.activeElement.matches('button.card')", timeout=WAIT)
     # The cards are one stop of the Tab key; the arrow keys move along them.
     assert page.locator("#game .controls button.card").count() >= 2
-    page.keyboard.press("ArrowRight")
-    second = page.locator("#game .controls .card-list > li").nth(1).locator("button.card")
-    assert second.evaluate("b => b === document.activeElement")
-    page.keyboard.press("ArrowLeft")
     page.keyboard.press("Tab")
     assert not page.evaluate(FOCUSED)["cards"]  # one Tab leaves the row
     page.keyboard.press("Shift+Tab")
     assert page.evaluate(FOCUSED)["card"]
+    page.keyboard.press("ArrowRight")
+    second = page.locator("#game .controls .card-list > li").nth(1).locator("button.card")
+    assert second.evaluate("b => b === document.activeElement")
+    page.keyboard.press("ArrowLeft")
 
     keys = 1
     page.keyboard.press("Enter")  # the card
