@@ -161,23 +161,19 @@ def tray_order(pieces, playable=None) -> list[str]:
     )
 
 
-def board_data(
-    view: dict, anchors: list[str], last: set[str], decision: dict, player: str = ""
-) -> dict:
-    """The public picture (R9.1): board rows (row 20 first), the last move, the anchors of the
-    colour to move (``engine.anchors``), the panel's marks, and that colour's supply in the
-    tray's order (``tray_order``: for the seat placing a piece, those it can place first);
-    ``player``: who moves that colour, named on the tray while it is not the reader's turn."""
+def board_data(view: dict, anchors: list[str], last: set[str], decision: dict) -> dict:
+    """The public picture (R9.1), the same for every reader: board rows (row 20 first), the last
+    move, the anchors of the colour to move (``engine.anchors``), the panel's marks, and that
+    colour's supply, the largest pieces first (the seat placing one gets its own order in
+    ``legal_data``)."""
     colour = view["to_move"]
-    by_piece = decision.get("by_piece")
-    tray = tray_order(view["supply"][colour], by_piece) if colour else []
+    tray = tray_order(view["supply"][colour]) if colour else []
     return {
         "ply": view["ply"],
         "board": view["board"],
         "last": sorted(last, key=lambda sq: (sq[0], int(sq[1:]))),
         "toMove": colour,
         "toMoveName": colour_name(colour),
-        "toMovePlayer": player,
         "anchors": anchors if not view["over"] else [],
         "marks": {sq: m for sq, m in decision.get("marks", {}).items() if m != "target"},
         "tray": tray,
@@ -191,7 +187,13 @@ def legal_data(decision: dict) -> dict | None:
     step = decision.get("step")
     legal = decision.get("legal", [])
     if step in PLACE_STEPS:  # grouped once, by the decision panel (presenters.decision)
-        return {"step": step, "action": STEP_ACTION[step], "placements": decision["by_piece"]}
+        return {
+            "step": step,
+            "action": STEP_ACTION[step],
+            "placements": decision["by_piece"],
+            # The tray: the pieces that can be placed first (the others follow, greyed).
+            "tray": tray_order(decision["supply"], decision["by_piece"]),
+        }
     if step == "recycle":  # R6.7: one of the player's own pieces, picked on the board
         return {
             "step": step,
@@ -219,13 +221,15 @@ def legal_data(decision: dict) -> dict | None:
     }
 
 
-def script_text(step: str | None = None) -> dict:
+def script_text(step: str | None = None, tray_player: str = "") -> dict:
     """The words static/js/board.js writes (status lines, buttons, the clock), in the active
     language; ``{name}`` marks what the script fills in. Plurals come as ``[one, other]``. The
     words of Recycle's step come only with that step. The same words on every panel: built
-    once per language (nobody changes them afterwards)."""
+    once per language (nobody changes them afterwards); besides them ``tray_player``, who moves
+    the colour whose pieces the tray shows ("you" for the reader), named on its caption."""
     language = translation.get_language() or ""
     text = dict(_placing_text(language))
+    text["trayPlayer"] = tray_player
     if step == "recycle":
         text.update(_recycle_text(language))
     return text

@@ -164,6 +164,7 @@ def placements_by_piece(legal: list[dict]) -> dict[str, list[str]]:
 
 def _place_panel(view, legal, params, link, out) -> None:
     by_piece = out["by_piece"] = placements_by_piece(legal)  # board.legal_data reuses it
+    out["supply"] = view["supply"][view["to_move"]]  # the tray's pieces (board.legal_data)
     piece = params.get("piece")
     piece = piece if piece in by_piece else None
     out["piece"] = piece

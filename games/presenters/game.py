@@ -120,11 +120,11 @@ def playing(
         "board_html": board.board_html(view, last, decision),
         "board_head": board.COLUMN_HEAD,
         "board_foot": board.COLUMN_FOOT,
-        "board_data": board.board_data(
-            view, table["anchors"], last, decision, _tray_player(view, colour_labels, my_colours)
-        ),
+        "board_data": board.board_data(view, table["anchors"], last, decision),
         "legal": board.legal_data(decision) if deciding else None,
-        "board_text": board.script_text(decision.get("step")),
+        "board_text": board.script_text(
+            decision.get("step"), _tray_player(view, colour_labels, my_colours)
+        ),
         "order": _order(table, name, mine),
         "standings": (None if view["over"] else standings(table["score"], labels, mine, profiles)),
         "board_form": any("post" in t for t in decision.get("targets", {}).values()),

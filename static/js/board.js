@@ -507,7 +507,7 @@ function setUp(game) {
         tray([info.piece], info.colour);
       }
     } else {
-      tray(data.tray, data.toMove);
+      tray(legal.tray || data.tray, data.toMove);
     }
     rotateButton.disabled = flipButton.disabled = !piece;
     const list = trayBox.querySelector(".tray");
@@ -531,7 +531,8 @@ function setUp(game) {
       // says whose pieces it shows, in words, not by their colour alone.
       const caption = html("p", { class: "tray-caption" }, box);
       html("span", { class: `swatch ${colour}`, "aria-hidden": "true" }, caption, letterOf(colour));
-      caption.append(` ${data.toMovePlayer ? cap(t("trayOf", { colour: shown, player: data.toMovePlayer })) : label}`);
+      const player = t("trayPlayer");
+      caption.append(` ${player && player !== "trayPlayer" ? cap(t("trayOf", { colour: shown, player })) : label}`);
     }
     const row = html("div", { class: "tray-row" }, box);
     const list = html("ul", { class: `tray ${colour}`, "aria-label": label }, row);

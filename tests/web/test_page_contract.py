@@ -174,12 +174,13 @@ def test_the_tray_puts_the_pieces_that_can_be_placed_first_the_largest_first(due
     supply = {"blue": list(PIECE_SIZE)}
     save_state(duel, two_player(mode="classic", pieces=pieces, supply=supply))
 
-    data = embedded(client_for(alice).get(page_url(duel)).content.decode(), "board-data")
+    content = client_for(alice).get(page_url(duel)).content.decode()
 
-    assert data["tray"][0] == "1"  # the only piece that fits comes first
-    rest = data["tray"][1:]
-    sizes = [PIECE_SIZE[p] for p in rest]
-    assert sizes == sorted(sizes, reverse=True) and rest[0] == "F"  # then the largest first
-    # Bob, not deciding, sees the same supply, the largest first.
+    tray = embedded(content, "legal")["tray"]  # the deciding seat's own order
+    assert tray[0] == "1"  # the only piece that fits comes first
+    sizes = [PIECE_SIZE[p] for p in tray[1:]]
+    assert sizes == sorted(sizes, reverse=True) and tray[1] == "F"  # then the largest first
+    # The public picture is the same for everyone: the supply, the largest first.
     public = embedded(client_for(bob).get(page_url(duel)).content.decode(), "board-data")
+    assert embedded(content, "board-data") == public
     assert [PIECE_SIZE[p] for p in public["tray"]][:2] == [5, 5] and public["tray"][-1] == "1"
