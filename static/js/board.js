@@ -661,9 +661,8 @@ function scrollHints(box, list) {
   more.addEventListener("click", () => page(1));
   less.addEventListener("click", () => page(-1));
   list.addEventListener("scroll", update, { passive: true });
-  window.addEventListener("resize", update);
+  if (window.ResizeObserver) new ResizeObserver(update).observe(list); // a turned phone, say
   update();
-  requestAnimationFrame(update);
 }
 
 // The cards on a phone (the decision in its sheet, where a card shows the start of its effect):
