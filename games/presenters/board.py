@@ -13,7 +13,15 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.engine.pieces import COLUMNS, SHAPE_NAME, SHAPES, normalize, placement_piece
+from games.engine.pieces import (
+    COLUMNS,
+    PIECE_INDEX,
+    PIECE_SIZE,
+    SHAPE_NAME,
+    SHAPES,
+    normalize,
+    placement_piece,
+)
 from games.engine.state import COLOURS, LETTERS
 from games.engine.steps import PLACE_STEPS, STEP_ACTION
 from games.translations import colour_letter, colour_name
@@ -143,11 +151,23 @@ def _target_cell(square, colour, letter, last, mark, target: dict) -> str:
     return f"{_open_td(square, colour, last, mark)}{inner}</td>"
 
 
+def tray_order(pieces, playable=None) -> list[str]:
+    """The tray's order: the pieces that can be placed now first (when ``playable``, the deciding
+    seat's, is known), the largest first, then the engine's order. A newcomer wants the
+    five-square pieces first, and a phone's tray shows only a few pieces at once."""
+    return sorted(
+        pieces,
+        key=lambda p: (playable is not None and p not in playable, -PIECE_SIZE[p], PIECE_INDEX[p]),
+    )
+
+
 def board_data(view: dict, anchors: list[str], last: set[str], decision: dict) -> dict:
-    """The public picture (R9.1): board rows (row 20 first), the last move, the anchors of the
-    colour to move (``engine.anchors``), the panel's marks, and that colour's supply."""
+    """The public picture (R9.1), the same for every reader: board rows (row 20 first), the last
+    move, the anchors of the colour to move (``engine.anchors``), the panel's marks, and that
+    colour's supply, the largest pieces first (the seat placing one gets its own order in
+    ``legal_data``)."""
     colour = view["to_move"]
-    tray = list(view["supply"][colour]) if colour else []
+    tray = tray_order(view["supply"][colour]) if colour else []
     return {
         "ply": view["ply"],
         "board": view["board"],
@@ -167,7 +187,13 @@ def legal_data(decision: dict) -> dict | None:
     step = decision.get("step")
     legal = decision.get("legal", [])
     if step in PLACE_STEPS:  # grouped once, by the decision panel (presenters.decision)
-        return {"step": step, "action": STEP_ACTION[step], "placements": decision["by_piece"]}
+        return {
+            "step": step,
+            "action": STEP_ACTION[step],
+            "placements": decision["by_piece"],
+            # The tray: the pieces that can be placed first (the others follow, greyed).
+            "tray": tray_order(decision["supply"], decision["by_piece"]),
+        }
     if step == "recycle":  # R6.7: one of the player's own pieces, picked on the board
         return {
             "step": step,
@@ -195,13 +221,15 @@ def legal_data(decision: dict) -> dict | None:
     }
 
 
-def script_text(step: str | None = None) -> dict:
+def script_text(step: str | None = None, tray_player: str = "") -> dict:
     """The words static/js/board.js writes (status lines, buttons, the clock), in the active
     language; ``{name}`` marks what the script fills in. Plurals come as ``[one, other]``. The
     words of Recycle's step come only with that step. The same words on every panel: built
-    once per language (nobody changes them afterwards)."""
+    once per language (nobody changes them afterwards); besides them ``tray_player``, who moves
+    the colour whose pieces the tray shows ("you" for the reader), named on its caption."""
     language = translation.get_language() or ""
     text = dict(_placing_text(language))
+    text["trayPlayer"] = tray_player
     if step == "recycle":
         text.update(_recycle_text(language))
     return text
@@ -265,6 +293,9 @@ def _placing_text(language: str) -> dict:
         "warpNote": _("Click a marked piece on the board (or pick it in the list) to move it."),
         "warpNoteTouch": _("Tap a marked piece on the board (or pick it in the list) to move it."),
         "trayLabel": _("{colour}'s pieces"),
+        "trayOf": _("{colour}'s pieces ({player})"),
+        "playCard": _("Play {card}"),
+        "playHint": _("or tap the card again. Another card: tap it."),
         # [one, other]: written out, for makemessages to find them
         "spots": [
             ngettext("{piece}: {n} spot", "{piece}: {n} spots", 1),

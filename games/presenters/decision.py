@@ -13,11 +13,11 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.engine.pieces import ORIENTATIONS, PIECES, normalize
+from games.engine.pieces import ORIENTATIONS, normalize
 from games.engine.steps import PLACE_STEPS
 from games.translations import colour_letter, colour_name
 
-from .board import cells_of, colour_at, piece_of
+from .board import cells_of, colour_at, piece_of, tray_order
 from .captions import card, outlook_text
 
 
@@ -164,11 +164,12 @@ def placements_by_piece(legal: list[dict]) -> dict[str, list[str]]:
 
 def _place_panel(view, legal, params, link, out) -> None:
     by_piece = out["by_piece"] = placements_by_piece(legal)  # board.legal_data reuses it
+    out["supply"] = view["supply"][view["to_move"]]  # the tray's pieces (board.legal_data)
     piece = params.get("piece")
     piece = piece if piece in by_piece else None
     out["piece"] = piece
     out["pieces_html"] = _piece_picker(
-        [(p, link({"piece": p}), p == piece) for p in PIECES if p in by_piece]
+        [(p, link({"piece": p}), p == piece) for p in tray_order(by_piece)]
     )
     out["colour"] = view["to_move"]
     out["colour_name"] = colour_name(view["to_move"])

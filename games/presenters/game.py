@@ -122,7 +122,9 @@ def playing(
         "board_foot": board.COLUMN_FOOT,
         "board_data": board.board_data(view, table["anchors"], last, decision),
         "legal": board.legal_data(decision) if deciding else None,
-        "board_text": board.script_text(decision.get("step")),
+        "board_text": board.script_text(
+            decision.get("step"), _tray_player(view, colour_labels, my_colours)
+        ),
         "order": _order(table, name, mine),
         "standings": (None if view["over"] else standings(table["score"], labels, mine, profiles)),
         "board_form": any("post" in t for t in decision.get("targets", {}).values()),
@@ -138,6 +140,15 @@ def playing(
         "scores": standings(table["score"], labels, profiles=profiles) if view["over"] else None,
         "poll": facts.active and not deciding,
     }
+
+
+def _tray_player(view: dict, colour_labels: dict, my_colours: set[str]) -> str:
+    """Who moves the colour whose pieces the tray shows: "you", a player's name or the shared
+    colour's words."""
+    colour = view["to_move"]
+    if colour is None:
+        return ""
+    return _("you") if colour in my_colours else colour_labels.get(colour, "")
 
 
 def _order(table: dict, name, mine: int | None) -> list[dict]:

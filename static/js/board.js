@@ -19,6 +19,20 @@ const letterOf = (colour) => {
   return (words.letters && words.letters[colour]) || colour.charAt(0).toUpperCase();
 };
 let memory = null; // the selection, kept when the same decision is drawn again (a refusal)
+// ... and across a reload of the page in the middle of the turn: kept in the tab's session
+// storage, one entry per game, read back only for the same decision (its ply, step and source).
+const stored = (gameId) => {
+  try {
+    return JSON.parse(sessionStorage.getItem(`blokus.hand.${gameId}`) || "null");
+  } catch (err) { // storage refused (a private window): the selection lives in the page only
+    return null;
+  }
+};
+const store = (gameId, value) => {
+  try {
+    sessionStorage.setItem(`blokus.hand.${gameId}`, JSON.stringify(value));
+  } catch (err) { /* as above */ }
+};
 // How the player points: a touch screen's first words speak of taps before any tap is made.
 let lastPointer = window.matchMedia && matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
 const tapping = () => lastPointer !== "mouse";
@@ -231,7 +245,15 @@ function setUp(game) {
   }
 
   function remember() {
-    memory = { decisionKey, source, piece: piece && piece.name, cells: piece && piece.cells.join(" ") };
+    memory = {
+      decisionKey,
+      source,
+      piece: piece && piece.name,
+      cells: piece && piece.cells.join(" "),
+      cursor: piece ? cursor : null,
+      armed: Boolean(armed),
+    };
+    store(game.dataset.game, memory);
   }
 
   function spots() {
@@ -261,6 +283,7 @@ function setUp(game) {
   }
 
   function draw(say) {
+    if (piece) remember(); // the spot too
     ghost.replaceChildren();
     cursorBox.setAttribute("x", px(cursor[0]));
     cursorBox.setAttribute("y", py(cursor[1]));
@@ -470,6 +493,11 @@ function setUp(game) {
   undoButton.hidden = true;
 
   function drawTray() {
+    // Drawn again on every pick and turn: the tray keeps where it was scrolled to (a phone's
+    // shows a few pieces at once) and the key focus stays on the same piece.
+    const was = trayBox.querySelector(".tray");
+    const left = was ? was.scrollLeft : 0;
+    const focused = was && was.contains(document.activeElement) ? document.activeElement.dataset.piece : null;
     trayBox.replaceChildren();
     if (warp) {
       if (!source) {
@@ -479,9 +507,16 @@ function setUp(game) {
         tray([info.piece], info.colour);
       }
     } else {
-      tray(data.tray, data.toMove);
+      tray(legal.tray || data.tray, data.toMove);
     }
     rotateButton.disabled = flipButton.disabled = !piece;
+    const list = trayBox.querySelector(".tray");
+    if (!list) return;
+    list.scrollLeft = left;
+    const chosen = list.querySelector(".tray-piece[aria-pressed=true]");
+    if (chosen) keepInView(list, chosen);
+    const again = focused && list.querySelector(`.tray-piece[data-piece="${focused}"]`);
+    if (again) again.focus({ preventScroll: true });
   }
 
   function tray(names, colour) {
@@ -490,7 +525,17 @@ function setUp(game) {
     names = names || data.tray;
     if (!colour || !names.length) return;
     const shown = colour === data.toMove ? (data.toMoveName || colour) : colourName(colour);
-    const list = html("ul", { class: `tray ${colour}`, "aria-label": cap(t("trayLabel", { colour: shown })) }, box);
+    const label = cap(t("trayLabel", { colour: shown }));
+    if (!legal) {
+      // Not this reader's placement (another player's turn, a card to choose first): the tray
+      // says whose pieces it shows, in words, not by their colour alone.
+      const caption = html("p", { class: "tray-caption" }, box);
+      html("span", { class: `swatch ${colour}`, "aria-hidden": "true" }, caption, letterOf(colour));
+      const player = t("trayPlayer");
+      caption.append(` ${player && player !== "trayPlayer" ? cap(t("trayOf", { colour: shown, player })) : label}`);
+    }
+    const row = html("div", { class: "tray-row" }, box);
+    const list = html("ul", { class: `tray ${colour}`, "aria-label": label }, row);
     for (const pieceName of names) {
       const item = html("li", {}, list);
       const selected = piece && piece.name === pieceName;
@@ -507,6 +552,7 @@ function setUp(game) {
         "aria-pressed": selected ? "true" : "false",
         "aria-label": t("spots", { piece: pieceName, n: count }),
         "data-piece": pieceName,
+        tabindex: "-1",
       }, item);
       if (!count) button.setAttribute("aria-disabled", "true");
       mini(cells, button);
@@ -528,16 +574,128 @@ function setUp(game) {
         }
       });
     }
+    if (legal) {
+      // One stop of the Tab key: the piece in hand, else the first that can be placed; the
+      // arrow keys move along the tray.
+      const buttons = [...list.querySelectorAll(".tray-piece")];
+      const stop = buttons.find((b) => b.getAttribute("aria-pressed") === "true")
+        || buttons.find((b) => !b.hasAttribute("aria-disabled")) || buttons[0];
+      if (stop) stop.tabIndex = 0;
+      roving(list, ".tray-piece");
+    }
+    scrollHints(row, list);
   }
 
   drawTray();
-  if (memory && memory.decisionKey === decisionKey) {
-    if (warp && memory.source && !source) pickSource(memory.source.split(",")[0]);
-    if (memory.piece && choicesFor(memory.piece).length) select(memory.piece, memory.cells);
+  const kept = memory && memory.decisionKey === decisionKey ? memory : stored(game.dataset.game);
+  const reloaded = kept !== memory;
+  if (kept && kept.decisionKey === decisionKey) {
+    if (warp && kept.source && !source) pickSource(kept.source.split(",")[0]);
+    if (kept.piece && choicesFor(kept.piece).length) {
+      select(kept.piece, kept.cells);
+      if (kept.cursor) { // the spot it was on; put down again after a reload if it was (after a
+        // refusal the player moves it first)
+        cursor = kept.cursor;
+        armed = reloaded && kept.armed && fits() ? cursor.slice() : null;
+        draw();
+      }
+    }
   } else if (warp && source) {
     select(legal.pieces[source].piece);
   }
   game.addEventListener("htmx:afterRequest", () => { busy = false; });
+}
+
+// A row that scrolls sideways (the phone's tray): the item is brought fully into view inside
+// the row, clear of the hints at its ends, without scrolling the page.
+function keepInView(list, item) {
+  const row = list.getBoundingClientRect();
+  const box = item.getBoundingClientRect();
+  const pad = list.scrollWidth > list.clientWidth ? 36 : 0; // the width of a hint
+  if (box.left < row.left + pad) list.scrollLeft -= row.left + pad - box.left;
+  else if (box.right > row.right - pad) list.scrollLeft += box.right - (row.right - pad);
+}
+
+// A row of choices is one stop of the Tab key; the arrow keys, Home and End move within it
+// (a roving tabindex: the item last reached keeps tabindex 0).
+function roving(list, selector) {
+  if (list.dataset.roving) return;
+  list.dataset.roving = "1";
+  const items = () => [...list.querySelectorAll(selector)];
+  const all = items();
+  if (!all.some((b) => b.getAttribute("tabindex") === "0")) {
+    all.forEach((b, i) => { b.tabIndex = i ? -1 : 0; });
+  }
+  list.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const all = items();
+    const at = all.indexOf(document.activeElement);
+    if (at < 0) return;
+    const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const next = all[Math.max(0, Math.min(all.length - 1, to))];
+    all.forEach((b) => { b.tabIndex = b === next ? 0 : -1; });
+    next.focus({ preventScroll: true });
+    keepInView(list, next);
+  });
+}
+
+// A row that is wider than the screen says so: a fading edge and an arrow with the number of
+// pieces beyond it, at each end where there is more; a tap on the arrow scrolls the row.
+function scrollHints(box, list) {
+  const more = html("button", { type: "button", class: "tray-more next", tabindex: "-1", "aria-hidden": "true" }, box);
+  const less = html("button", { type: "button", class: "tray-more prev", tabindex: "-1", "aria-hidden": "true" }, box, "‹");
+  const update = () => {
+    const over = list.scrollWidth - list.clientWidth > 1;
+    const row = list.getBoundingClientRect();
+    const beyond = [...list.children].filter((li) => li.getBoundingClientRect().left >= row.right - 8).length;
+    box.classList.toggle("scrolls", over);
+    less.hidden = !over || list.scrollLeft < 2;
+    more.hidden = !over || list.scrollLeft + list.clientWidth >= list.scrollWidth - 2;
+    more.textContent = beyond ? `+${beyond} ›` : "›";
+    box.classList.toggle("more-next", !more.hidden);
+    box.classList.toggle("more-prev", !less.hidden);
+  };
+  const page = (sign) => list.scrollBy({ left: sign * list.clientWidth * 0.8, behavior: "smooth" });
+  more.addEventListener("click", () => page(1));
+  less.addEventListener("click", () => page(-1));
+  list.addEventListener("scroll", update, { passive: true });
+  if (window.ResizeObserver) new ResizeObserver(update).observe(list); // a turned phone, say
+  update();
+}
+
+// The cards on a phone (the decision in its sheet, where a card shows the start of its effect):
+// a first tap opens the card whole, and nothing is played; Play, or a second tap on it, plays
+// it. Elsewhere the whole card is on the screen and a click plays it.
+function cardsToRead(game) {
+  const sheet = game.querySelector(".decision-sheet");
+  const list = sheet && sheet.querySelector(".controls .card-list");
+  if (!list || list.dataset.reading) return;
+  list.dataset.reading = "1";
+  const tools = html("div", { class: "card-tools", hidden: "" });
+  list.after(tools);
+  const play = html("button", { type: "button", class: "primary" }, tools);
+  const hint = html("p", { role: "status" }, tools);
+  let open = null;
+  const phone = () => getComputedStyle(sheet).position === "fixed";
+  list.addEventListener("click", (e) => {
+    const card = e.target.closest("button.card");
+    if (!card || !phone() || card === open) return; // a second tap plays it
+    e.preventDefault();
+    open = card;
+    list.querySelectorAll("button.card").forEach((b) => b.setAttribute("aria-pressed", b === card ? "true" : "false"));
+    list.classList.add("reading");
+    const name = card.querySelector("strong").textContent;
+    play.textContent = t("playCard", { card: name });
+    hint.textContent = t("playHint");
+    tools.hidden = false;
+    fitSheet();
+    keepInView(list, card);
+    const below = tools.getBoundingClientRect().bottom - sheet.getBoundingClientRect().bottom;
+    if (below > 0) sheet.scrollTop += below; // Play stays on the screen
+  });
+  play.addEventListener("click", () => { if (open) open.click(); });
 }
 
 // Recycle (R6.7): click or tap one of your pieces (marked) to take it back; with "confirm
@@ -637,6 +795,9 @@ function start(node, swapped) {
   const game = node.id === "game" ? node : node.querySelector && node.querySelector("#game");
   if (!game) return;
   setUp(game);
+  game.querySelectorAll(".controls .card-list").forEach((list) => roving(list, "button.card"));
+  cardsToRead(game);
+  game.querySelectorAll(".controls .colour-list").forEach((list) => roving(list, "button.colour-button"));
   fitSheet();
   if (swapped) refocus(game);
 }

@@ -2,7 +2,8 @@
 board (full width, under a one-line header) and the decision (a sheet fixed at the bottom: the
 cards, the colours of a Wild, the pieces of a Recycle or a Warp, or the tray of pieces with
 Rotate, Flip and Place, scrolling sideways) share the screen; tapping a piece keeps the board in
-view; the instructions speak of taps; targets are 44 px.
+view; a first tap on a card opens it whole and Play plays it; the instructions speak of taps;
+targets are 44 px.
 
 The test plays a whole 2-player Shuffle game against the computer with taps only, from the setup
 round to the result, with a deck that holds every kind of card (it plays the kinds it has not
@@ -36,6 +37,16 @@ DECIDING = (
     " .controls .step-warp, .tray-piece:not([aria-disabled])), #game #result"
 )
 STEPS_OF_CARDS = {"keep", "declare", "recycle", "warp", "place_second"}
+# Every swap of the game's panel: when, at which ply, and whether it brought a decision.
+WATCH_SWAPS = """
+window.swaps = [];
+document.addEventListener("htmx:afterSwap", (e) => {
+  const game = document.getElementById("game");
+  if (!game || e.target.id !== "game") return;
+  window.swaps.push({t: Math.round(performance.now()), ply: +game.dataset.ply,
+                     deciding: Boolean(game.querySelector(".controls"))});
+});
+"""
 
 
 def versus_computer(alice) -> Game:
@@ -140,6 +151,7 @@ def test_a_whole_shuffle_game_on_a_phone_never_scrolls_to_the_board_a_card_or_a_
         viewport={"width": W, "height": H}, has_touch=True, is_mobile=True
     )
     context.add_cookies([{"name": "sessionid", "value": session_of(site, alice), "url": site.url}])
+    context.add_init_script(WATCH_SWAPS)
     page = context.new_page()
     page.goto(f"{site.url}/games/{game.public_id}/")
     shots: set[str] = set()
@@ -166,7 +178,13 @@ def test_a_whole_shuffle_game_on_a_phone_never_scrolls_to_the_board_a_card_or_a_
             on_screen(page, "#game .controls button.card")
             big_enough(page, "#game .controls button.card")
             card, kind = pick_card(page, played)
-            card.tap()
+            card.tap()  # opens it whole: nothing is played yet
+            not_scrolled_and_board_clear(page)
+            on_screen(page, "#game .controls button.card[aria-pressed=true] .effect")
+            on_screen(page, "#game .card-tools button.primary")
+            big_enough(page, "#game .card-tools button.primary")
+            assert page.evaluate("() => +document.querySelector('#game').dataset.ply") == ply
+            page.locator("#game .card-tools button.primary").tap()  # plays it
             played.add(kind)
         elif step == "declare":
             buttons = page.locator("#game .controls .colour-button")
@@ -212,6 +230,12 @@ def test_a_whole_shuffle_game_on_a_phone_never_scrolls_to_the_board_a_card_or_a_
         assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
     else:
         pytest.fail("the game did not end within 400 decisions")
+    # No decision was drawn again after it appeared (the same position swapped in afresh, where a
+    # finger could miss): every swap of the game brought a newer position.
+    swaps = page.evaluate("() => window.swaps")
+    assert len(swaps) > placements, swaps  # the watch saw the game move
+    again = [(a, b) for a, b in zip(swaps, swaps[1:], strict=False) if b["ply"] <= a["ply"]]
+    assert not again, again
     page.screenshot(path=str(screenshots / "phone-result-360.png"))
     not_scrolled = page.evaluate("() => document.scrollingElement.scrollTop")
     assert not_scrolled == 0

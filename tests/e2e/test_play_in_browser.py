@@ -34,6 +34,14 @@ TURNS = 6
 # How each of Erin's turns is played: the keyboard alone every other turn.
 WAYS = ["mouse", "keyboard", "mouse", "keyboard", "touch", "keyboard"]
 WAIT = 30_000  # ms
+# The arrow key that moves the focus towards the node along its row, when the focus is in it.
+ALONG_THE_ROW = """node => {
+  const row = node.closest('.tray, .card-list, .colour-list');
+  const at = document.activeElement;
+  if (!row || !row.contains(at)) return null;
+  const items = [...row.querySelectorAll('button')];
+  return items.indexOf(node) > items.indexOf(at) ? 'ArrowRight' : 'ArrowLeft';
+}"""
 
 
 def seed_dealing_wild_and_double() -> int:
@@ -110,10 +118,15 @@ class Player:
     # -- keyboard ---------------------------------------------------------------------------
 
     def tab_to(self, locator, limit: int = 120) -> None:
-        """Press Tab (or Shift+Tab) until ``locator`` has the focus."""
+        """Press Tab (or Shift+Tab) until ``locator`` has the focus; within a row of choices (the
+        tray, the cards, the colours: one stop of the Tab key each) the arrow keys move."""
         for _ in range(limit):
             if locator.evaluate("node => node === document.activeElement"):
                 return
+            along = locator.evaluate(ALONG_THE_ROW)
+            if along:
+                self.page.keyboard.press(along)
+                continue
             before = locator.evaluate(
                 "node => !!(node.compareDocumentPosition(document.activeElement)"
                 " & Node.DOCUMENT_POSITION_FOLLOWING)"

@@ -14,7 +14,7 @@ from collections import defaultdict
 import pytest
 
 from games import engine
-from games.engine.pieces import parse_squares, shape_of_mask
+from games.engine.pieces import PIECE_SIZE, parse_squares, shape_of_mask
 from games.engine.rules import legal_placements
 from tests.engine.helpers import make_state, play
 from tests.support.pages import client_for, page_url, play_setup, post_action, save_state
@@ -166,3 +166,21 @@ def test_the_scores_so_far_follow_the_engine(duel, bob):
             rf"<td>{p['place']}</td><td>{re.escape(name)}</td><td>[^<]*</td><td>{p['score']}</td>",
             standings,
         )
+
+
+def test_the_tray_puts_the_pieces_that_can_be_placed_first_the_largest_first(duel, alice, bob):
+    # Blue's one corner, b2, is walled in by red: only the monomino can go there (R5.3).
+    pieces = {**CORNERS, "red": ["t20", "a3,b3,c3,c2,c1"]}
+    supply = {"blue": list(PIECE_SIZE)}
+    save_state(duel, two_player(mode="classic", pieces=pieces, supply=supply))
+
+    content = client_for(alice).get(page_url(duel)).content.decode()
+
+    tray = embedded(content, "legal")["tray"]  # the deciding seat's own order
+    assert tray[0] == "1"  # the only piece that fits comes first
+    sizes = [PIECE_SIZE[p] for p in tray[1:]]
+    assert sizes == sorted(sizes, reverse=True) and tray[1] == "F"  # then the largest first
+    # The public picture is the same for everyone: the supply, the largest first.
+    public = embedded(client_for(bob).get(page_url(duel)).content.decode(), "board-data")
+    assert embedded(content, "board-data") == public
+    assert [PIECE_SIZE[p] for p in public["tray"]][:2] == [5, 5] and public["tray"][-1] == "1"
