@@ -2,9 +2,11 @@
 
 Input: ``selectors.analysis.AnalysisData``'s fields as plain values (the decisions as dicts,
 each seat's accuracy), the seats' colours and labels. Output: the progress bar, the chart of each
-player's estimated chance to win by ply (an SVG drawn here, each point a link to the replay at
-that decision), each player's three biggest mistakes, and, for the decision after the position
-shown, what was played, the best alternative (its squares: the board's ghost) and the drop.
+player's estimated chance to win turn by turn (an SVG drawn here, each point a link to the replay
+at that decision), each player's three biggest mistakes, and, for the decision after the position
+shown, what was played, the best alternative (its squares: the board's ghost; the move played's
+squares beside it) and the drop. Every number comes from the rows' ``before`` and ``after``: the
+chart, the mistakes and the panel quote the same two, rounded the same way.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .captions import player_label
 from .replay import COLUMNS
 
 CHART_W, CHART_H = 600, 240  # the SVG's user units (it scales to the page's width)
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 66, 12, 12, 50  # room for the axes' names
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 72, 12, 12, 50  # room for the axes' names
 MISTAKES = 3  # listed per player
 MISTAKE_FLOOR = 0.02  # a drop below this is noise, not a mistake
 
@@ -187,9 +189,7 @@ def chart(
                     "after": after,
                     "lost": max(0, before - after),
                     "mistake": d["ply"] in mistakes,
-                    # a downward triangle under the point: a listed mistake
-                    "mark": f"{x(end) - 6},{y(d['after']) + 5} {x(end) + 6},"
-                    f"{y(d['after']) + 5} {x(end)},{y(d['after']) + 15}",
+                    "mark": _triangle(x(end), y(d["after"]), CHART_H - PAD_BOTTOM),
                 }
             )
         lines.append(
@@ -216,8 +216,15 @@ def chart(
         "top": PAD_TOP,
         "bottom": CHART_H - PAD_BOTTOM,
         "x_title": {"x": round(PAD_LEFT + inner_w / 2, 1), "y": CHART_H - 6},
-        "y_title": {"x": 14, "y": round(PAD_TOP + inner_h / 2, 1)},
+        "y_title": {"x": 20, "y": round(PAD_TOP + inner_h / 2, 1)},
     }
+
+
+def _triangle(x: float, y: float, bottom: float) -> str:
+    """A listed mistake's mark: a triangle pointing down, under its point (over it when the
+    point is too near the axis)."""
+    top = round(y + 5 if y + 15 <= bottom else y - 15, 1)
+    return f"{round(x - 6, 1)},{top} {round(x + 6, 1)},{top} {x},{round(top + 10, 1)}"
 
 
 def _mistake(d: dict, base_url: str, turn: int, sims: int) -> dict:
