@@ -73,7 +73,7 @@ def move_accuracy(before: float, after: float) -> float:
     """One decision's accuracy in percent from its estimates (0 to 1): 100 when nothing was
     lost, else ``103.17 * exp(-0.04354 * drop) - 3.17 + 1`` with the drop in points of percent
     (lichess's curve and its one point for the estimates' uncertainty), kept within 0 to 100:
-    a drop of 5 points reads 83, of 10 points 67, of 20 points 44, of 40 points 19."""
+    a drop of 5 points reads 81, of 10 points 65, of 20 points 41, of 40 points 16."""
     drop = 100.0 * (before - after)
     if drop <= 0:
         return 100.0
