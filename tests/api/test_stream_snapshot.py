@@ -31,7 +31,6 @@ def test_a_game_ending_between_the_lists_two_reads_is_over_not_gone(
         # Between the history's statement and the current games' statement, alice resigns
         # on another connection, committed before the list reads on.
         if not resigned:
-
             def resign():
                 services.game_resign(game=game, user=alice)
                 connection.close()
