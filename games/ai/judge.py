@@ -22,12 +22,14 @@ chance to win" of the player. For each decision we store:
   best of the candidates below for a card decision; ``before``: the player's estimate after
   ``best``, valued exactly as the decision played is (below), and ``sims``, the simulations
   behind each search;
-* ``after``: the player's estimate after the decision played. When the same player decides next
-  (a Shuffle card before its placement, Double Play's second piece) it is the search's value
-  there. With two players and the opponent to move, it is 1 minus the opponent's value (two
-  players' values add up to 1). With three or four players, the opponents' decisions until the
-  player's next one are played by the Casual level in the sampled world, then the search values
-  the player's position;
+* ``after``: the player's estimate after the decision played. With two players it is read where
+  the opponent is next to move, as 1 minus the opponent's value (two players' values add up to
+  1): when the same player decides next (a Shuffle card before its placement, Double Play's
+  second piece), the turn is played on first, the search's best placement for each piece and
+  Casual's other steps (``_Judge.position_value``), so that a card and the placement after it
+  are valued at the same point and the chart's line does not jump between them. With three or
+  four players, the opponents' decisions until the player's next one are played by the Casual
+  level in the sampled world, then the search values the player's position;
 * ``loss = max(0, before - after)``: how much the estimate dropped (0 when the best was played).
 
 **Card decisions** (Shuffle: the card played, the card kept after Draw 2, the colour declared for
@@ -283,11 +285,22 @@ class _Judge:
         return self.position_value(s)
 
     def position_value(self, s: State) -> float:
-        """The player's estimate in ``s``, whoever is to move there."""
+        """The player's estimate in ``s``, whoever is to move there.
+
+        With two players it is always read at the same point: where the opponent is next to
+        move, as 1 minus the search's value for the opponent. A position where the player is
+        still to place (after a card, before Double Play's second piece) is first played on with
+        the search's best placement (and Casual's other steps), so that a card's estimate and
+        the estimate of the placement after it measure the same thing: the search is optimistic
+        for the side it searches, and a card valued at the player's own search would read
+        higher than the placement that follows it, with nothing played in between."""
         for _ in range(CHAIN):
             if s.over:
                 return final_value(s, self.seat)
             mover = s.controller()
+            if s.players == 2 and mover == self.seat:
+                s = apply(s, self.best_placement(s) if s.step in PLACE_STEPS else self.casual(s))
+                continue
             if mover == self.seat or s.players == 2:
                 try:
                     _, value = self.search(s)

@@ -87,6 +87,11 @@ def position(
         "next": min(total, ply + 1),
         "last": total,
         "rows": rows,
+        # which marks the board shows, for its legend (the analysis adds its own: analysis.py)
+        "marks": {
+            "last": any(sq["last"] for row in rows for sq in row["squares"]),
+            "gone": any(sq["gone"] for row in rows for sq in row["squares"]),
+        },
         "columns": "abcdefghijklmnopqrst",
         "to_move": data["to_move"],
         "to_move_name": colour_name(data["to_move"]),

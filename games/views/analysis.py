@@ -38,7 +38,7 @@ def section_context(viewed: Viewed, user) -> dict:
         state = game.current_state()
         context["analysis"] = presenter.panel(
             data,
-            players_count=game.players,
+            spans=presenter.turn_spans(data.actions, classic=game.mode != "shuffle"),
             colour_seats=engine.table(state, None)["colour_seats"],
             labels=seat_labels(viewed.seats),
             base_url=base_url,

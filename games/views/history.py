@@ -57,9 +57,10 @@ def replay(request, public_id):
         context.update(analysis_view.section_context(viewed, request.user))
         data = context.get("analysis_data")
         if data is not None and data.finished:
-            here = context["analysis_here"] = analysis_presenter.here(data.decisions, ply)
+            here = analysis_presenter.here(data.decisions, ply, data.sims)
+            context["analysis_here"] = here
             if here:
-                analysis_presenter.mark_ghost(context["position"], here["ghost"])
+                analysis_presenter.mark_ghost(context["position"], here["ghost"], here["next"])
     return _render_replay(request, "games/replay.html", context)
 
 

@@ -174,7 +174,7 @@ def test_a_spectator_sees_the_same_analysis_as_the_players(
     assert "(16 simulations a search)" in page
     deep = DecisionAnalysis.objects.filter(analysis__game=finished_game, sims__gt=16)
     assert deep.exists()
-    assert f"judged again with {deep.first().sims} simulations a search" in page
+    assert f"re-checked deeper, with {deep.first().sims} simulations a search" in page
 
 
 def test_the_replay_shows_the_best_move_as_a_ghost(finished_game, alice, shallow):
@@ -267,11 +267,15 @@ def test_the_sweep_queues_again_an_analysis_whose_run_was_lost(finished_game, al
     assert analysis.sweep() == 0
 
 
-def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice, settings):
-    """Honest numbers on the page: alice's monomino at a12 (action 35, see
-    tests/support/analysis.py) is among her three biggest mistakes, and her line drops there.
-    The decisions before it are stored as judged already (the analysis resumes after them), to
-    keep it short."""
+def test_the_chart_the_mistake_list_and_the_accuracy_tell_the_same_story(
+    classic_game, alice, settings
+):
+    """Honest numbers on the page, and one story: alice's monomino at a12 (action 35, see
+    tests/support/analysis.py) is among her three biggest mistakes; the chart at that turn draws
+    the very two estimates the mistake line quotes (the best move's, then the move played's),
+    the panel beside the board at that decision quotes them too, and her accuracy, with drops
+    like that, reads below 90 %. The decisions before it are stored as judged already (the
+    analysis resumes after them), to keep it short."""
     from games.ai import choose_action
     from tests.support.analysis import BLUNDER, OPENING
 
@@ -308,16 +312,44 @@ def test_the_chart_and_the_mistake_list_show_a_known_blunder(classic_game, alice
     # game's database id, analysis.seed_for, which depends on the tests run before this one);
     # the loss is the honest figure, over 0.3.
     assert blunder.seat == 0 and blunder.loss >= 0.3 and blunder.after <= 0.45
-    page = client_for(alice).get(reverse("game_replay", args=[game.public_id])).content.decode()
+    before, after = round(100 * blunder.before), round(100 * blunder.after)
+    url = reverse("game_replay", args=[game.public_id])
+    page = client_for(alice).get(url).content.decode()
     shown = section(page)
     alice_part = shown.split('aria-label="alice"')[1].split("</section>")[0]
     listed = re.findall(r"<li><a [^>]*>([^<]*)</a>", alice_part)
-    assert any(text.startswith("action 35: 1 on a12, lost") for text in listed), listed
-    point = re.search(
-        r'data-ply="35" data-seat="0"><circle class="\w+" cx="[\d.]+" cy="([\d.]+)"', shown
+    # The mistake line (a classic game: one action a turn).
+    line = (
+        f"Turn 35, action 35: 1 on a12 left {after}%; best was I5 on i20 ({before}%): "
+        f"{before - after} points lost"
     )
-    # In the chart's lower part: under 0.45, the bound above (cy = 10 + 180 x (1 - estimate)).
-    assert point and float(point.group(1)) >= 10 + 180 * 0.55
+    assert line in listed or any(
+        text.startswith("Turn 35, action 35: 1 on a12 left") and f"({before}%)" in text
+        for text in listed
+    ), listed
+    link = re.search(
+        r'<a href="[^"]*" [^>]*data-ply="35" data-before="(\d+)" data-after="(\d+)"', alice_part
+    )
+    assert link and (int(link.group(1)), int(link.group(2))) == (before, after)
+    # The chart at turn 35: the same two numbers, drawn at the heights they name (the chart's
+    # frame: y = 12 + 178 x (1 - estimate)), and marked as a listed mistake.
+    point = re.search(
+        r'<a class="an-point" [^>]*data-ply="35" data-turn="35" data-seat="0" '
+        r'data-before="(\d+)" data-after="(\d+)" data-y0="([\d.]+)" data-y="([\d.]+)"',
+        shown,
+    )
+    assert point, "no chart point at action 35"
+    assert (int(point.group(1)), int(point.group(2))) == (before, after)
+    assert float(point.group(3)) == round(12 + 178 * (1 - blunder.before), 1)
+    assert float(point.group(4)) == round(12 + 178 * (1 - blunder.after), 1)
+    assert 'class="an-mistake' in shown and 'data-ply="35"/>' in shown
+    assert ">Turn</text>" in shown and ">Chance to win</text>" in shown  # the axes' names
+    # The panel beside the board at that decision: the same numbers again.
+    here = client_for(alice).get(f"{url}?ply=34").content.decode()
+    assert f"({before}%); the move played left {after}%: {before - after} points lost" in here
+    # Her accuracy reads below 90 %, on the page and from the rows.
+    accuracy = re.search(r"accuracy ([\d.]+)%", alice_part)
+    assert accuracy and float(accuracy.group(1)) < 90
 
 
 def test_an_analysis_that_raises_stops_as_failed_and_can_be_asked_again(

@@ -107,3 +107,29 @@ def test_a_shuffle_decision_is_judged_from_the_seats_view_only(monkeypatch):
     two = analyse_decision(other, action, ply=9, sims=50, seed=4)
     assert one == two
     assert seen and seen[0] == 0
+
+
+def test_with_two_players_a_card_is_valued_where_the_opponent_moves_next():
+    """A card and the placement after it are valued at the same point: once the player's turn
+    is played on (the search's best placement), as 1 minus the opponent's value. Valued at the
+    player's own search instead, a card read higher than the placement after it, with nothing
+    played in between (the search is optimistic for the side it searches), and the chart's line
+    jumped down inside a turn."""
+    import random
+
+    from games.ai.judge import _Judge
+
+    s = new_game(mode="shuffle", players=2, seed=3)
+    rng = random.Random(5)
+    while True:
+        s = apply(s, rng.choice(legal_actions(s)))
+        if s.controller() == 0 and s.step == "place" and s.players == 2:
+            after = apply(s, legal_actions(s)[0])
+            if not after.over and after.controller() == 1:
+                break
+    value = _Judge(0, 30, 7).position_value(s)
+    again = _Judge(0, 30, 7)
+    placed = apply(s, again.best_placement(s))
+    assert placed.controller() == 1
+    _best, theirs = again.search(placed)
+    assert value == 1.0 - theirs

@@ -48,6 +48,8 @@ def test_mistakes_are_the_three_biggest_drops_and_link_to_the_decision():
 
 def test_the_chart_has_one_line_per_player_with_a_point_per_own_decision():
     rows = [decision(1, 0, 0.0), decision(2, 1, 0.1), decision(3, 0, 0.2)]
-    chart = presenter.chart(rows, 2, 3, {"blue": 0, "yellow": 1}, {0: "alice", 1: "bob"})
+    chart = presenter.chart(rows, 3, {"blue": 0, "yellow": 1}, {0: "alice", 1: "bob"})
     assert [(line["seat"], len(line["points"])) for line in chart["lines"]] == [(0, 2), (1, 1)]
     assert chart["lines"][0]["points"][1]["goto"] == 2
+    # Without the game's turns each action is a turn of its own: action 3 is turn 3.
+    assert chart["lines"][0]["points"][1]["turn"] == 3

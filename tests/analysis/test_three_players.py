@@ -86,13 +86,13 @@ def test_a_three_player_game_is_analysed_with_the_shared_colour_unjudged(
     shown = page.split('<section id="analysis"')[1].split('class="muted analysis-note"')[0]
     lines = re.findall(r'<polyline class="an-line (\w+)"', shown)
     assert sorted(lines) == ["blue", "red", "yellow"]  # one line a player, none for green
-    points = re.findall(r'data-ply="(\d+)" data-seat="(\d)"', shown)
+    points = re.findall(r'data-ply="(\d+)" data-turn="\d+" data-seat="(\d)"', shown)
     assert {seat for _, seat in points} == {"0", "1", "2"}
     assert len(points) == total - len(unjudged)
     assert not unjudged & {int(ply) for ply, _ in points}
     players = re.findall(r'<section class="analysis-player" aria-label="(\w+)"', shown)
     assert players == ["alice", "bob", "carol"]
-    listed = {int(p) for p in re.findall(r"<li><a [^>]*>action (\d+):", shown)}
+    listed = {int(p) for p in re.findall(r"<li><a [^>]*>Turn \d+, action (\d+):", shown)}
     assert listed and not listed & unjudged  # each player's mistakes, never the shared colour's
 
     ply = min(unjudged)  # the replay at a shared turn says so
