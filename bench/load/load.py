@@ -43,7 +43,6 @@ import json
 import os
 import random
 import re
-import secrets
 import signal
 import subprocess
 import sys
@@ -55,6 +54,11 @@ from pathlib import Path
 from load_report import machine, markdown, nudge_figures, run_figures, summary
 
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # after this folder: load_report and the others stay first
+
+from bench.production import production_env, ready_database, sh, wait_port  # noqa: E402
+
 OUT = ROOT / "bench" / "out"
 BIN = Path(sys.executable).parent
 
@@ -324,53 +328,19 @@ def pg_backends_cpu(database_url: str, dbname: str) -> float:
     return sum(cpu_seconds(p) for p in pids)
 
 
-def wait_port(port: int, seconds: float = 30) -> None:
-    import socket
-
-    end = time.time() + seconds
-    while time.time() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
-
-
 def run_env(args: argparse.Namespace) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": os.environ.get("HOME", "/tmp"),
-        "LANG": "C.UTF-8",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",  # plain HTTP on loopback, no proxy in front
-        "SITE_URL": f"http://127.0.0.1:{args.http_port}",
-        "DATABASE_URL": args.database_url,
-        "REDIS_URL": args.redis_url,
-        "STATIC_ROOT": str(OUT / "load_static"),
-        "LOG_LEVEL": "WARNING",
-    }
-
-
-def sh(cmd: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, env=env, cwd=ROOT, check=True, text=True, **kwargs)
+    return production_env(
+        port=args.http_port,
+        database_url=args.database_url,
+        redis_url=args.redis_url,
+        static_root=OUT / "load_static",
+    )
 
 
 def prepare(args: argparse.Namespace, env: dict) -> None:
-    import psycopg
-
-    admin = args.database_url.rsplit("/", 1)[0] + "/postgres"
-    dbname = args.database_url.rsplit("/", 1)[1]
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{dbname}"')
-    sh([str(BIN / "python"), "manage.py", "migrate", "-v0"], env)
-    sh([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v0"], env)
     import redis
 
+    ready_database(env, str(BIN / "python"))
     redis.Redis.from_url(args.redis_url).flushdb()
 
 

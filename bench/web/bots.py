@@ -66,6 +66,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.production import production_env, ready_database, sh, wait_port  # noqa: E402
+
 OUT = ROOT / "bench" / "out"
 BIN = Path(sys.executable).parent
 
@@ -131,53 +133,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_port(port: int, seconds: float = 60) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"nothing listens on 127.0.0.1:{port}")
-
-
 def run_env(args: argparse.Namespace, http_port: int) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": os.environ.get("HOME", "/tmp"),
-        "LANG": "C.UTF-8",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",  # plain HTTP on loopback, no proxy in front
-        "SITE_URL": f"http://127.0.0.1:{http_port}",
-        "DATABASE_URL": args.database_url,
-        "REDIS_URL": args.redis_url,
-        "CELERY_TASK_ALWAYS_EAGER": "false",
-        "STATIC_ROOT": str(OUT / "bots_static"),
-        "LOG_LEVEL": "WARNING",
-        "PYTHONUNBUFFERED": "1",
-    }
-
-
-def sh(cmd: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, env=env, cwd=ROOT, check=True, text=True, **kwargs)
+    return production_env(
+        port=http_port,
+        database_url=args.database_url,
+        redis_url=args.redis_url,
+        static_root=OUT / "bots_static",
+        CELERY_TASK_ALWAYS_EAGER="false",
+        PYTHONUNBUFFERED="1",
+    )
 
 
 def prepare(args: argparse.Namespace, env: dict) -> dict:
-    import psycopg
     import redis
 
-    admin = args.database_url.rsplit("/", 1)[0] + "/postgres"
-    dbname = args.database_url.rsplit("/", 1)[1]
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone():
-            conn.execute(f'DROP DATABASE "{dbname}" WITH (FORCE)')  # a fresh run each time
-        conn.execute(f'CREATE DATABASE "{dbname}"')
-    sh([sys.executable, "manage.py", "migrate", "-v0"], env)
-    sh([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], env)
+    ready_database(env, sys.executable, fresh=True)  # a fresh run each time
     redis.Redis.from_url(args.redis_url).flushdb()
     tag = f"b{secrets.token_hex(3)}"
     setup_env = env | {"CELERY_TASK_ALWAYS_EAGER": "true"}  # nothing left queued by the set-up

@@ -54,14 +54,17 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
-import secrets  # noqa: E402
 import signal  # noqa: E402
-import socket  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.production import production_env, ready_database, sh, wait_port  # noqa: E402
+
 OUT = ROOT / "bench" / "out"
 BIN = Path(sys.executable).parent
 CHROMIUM = "/usr/bin/chromium"
@@ -74,50 +77,18 @@ VIEW_W, VIEW_H, LEFT, TOP, SQUARE = 211, 210, 9, 1, 10
 
 
 def run_env(args: argparse.Namespace) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": os.environ.get("HOME", "/tmp"),
-        "LANG": "C.UTF-8",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",  # plain HTTP on loopback, no proxy in front
-        "SITE_URL": f"http://127.0.0.1:{args.port}",
-        "DATABASE_URL": args.database_url,
-        "REDIS_URL": args.redis_url,
-        "CELERY_TASK_DEFAULT_QUEUE": args.queue,
-        "AI_SEARCH_THREADS": "2",  # the production setting (config/settings.py)
-        "STATIC_ROOT": str(OUT / "wait_static"),
-        "LOG_LEVEL": "WARNING",
-    }
-
-
-def sh(cmd: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, env=env, cwd=ROOT, check=True, text=True, **kwargs)
+    return production_env(
+        port=args.port,
+        database_url=args.database_url,
+        redis_url=args.redis_url,
+        static_root=OUT / "wait_static",
+        CELERY_TASK_DEFAULT_QUEUE=args.queue,
+        AI_SEARCH_THREADS="2",  # the production setting (config/settings.py)
+    )
 
 
 def prepare(args: argparse.Namespace, env: dict) -> None:
-    import psycopg
-
-    admin = args.database_url.rsplit("/", 1)[0] + "/postgres"
-    dbname = args.database_url.rsplit("/", 1)[1]
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{dbname}"')
-    sh([str(BIN / "python"), "manage.py", "migrate", "-v0"], env)
-    sh([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v0"], env)
-
-
-def wait_port(port: int, seconds: float = 60) -> None:
-    end = time.time() + seconds
-    while time.time() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+    ready_database(env, str(BIN / "python"))
 
 
 def wait_log(path: Path, text: str, seconds: float = 180) -> None:
