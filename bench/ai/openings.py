@@ -25,6 +25,11 @@ move number, drawn with the seed):
 * **Considered.** Whether the book's moves there are among the placements the search's tree
   expands at its root (``mcts.root_considered``: the opening prunes small pieces): a move the
   tree never considers is one it can never play.
+* **Our pick against the book's.** The mover's value of the position after our first seed's
+  pick and after each of the book's moves there (at most three, the best kept), each by the
+  same search from that position (``mcts.seat_value``, ``--sims``, the first seed): how much
+  better or worse the search judges its own choice than the book's. Where the pick is a book
+  move the difference shows the search's noise.
 * **Values.** The search's value of its pick for each player (``stats["values"]``: the mean over
   the pick's simulations, in [0, 1] as the search values a playout, 0.5 an even game), averaged
   over the seeds: the second player's (yellow and green) value at the empty board and after
@@ -222,8 +227,20 @@ def study(line: list[Node], answers: list[Node], args, seeds: list[int], index) 
             }
         )
         values.append(stats["values"])
+    mover = state.controller()
+
+    def after(cells: Cells) -> float:
+        text = ",".join(name(x, y) for x, y in sorted(cells))
+        s = apply(state, {"place": text})
+        deadline = time.perf_counter() + 3600
+        return mcts.seat_value(s, mover, deadline=deadline, max_sims=args.sims, seed=seeds[0])
+
+    ours = after(cells_of(picks[0]["move"]))
+    book = max(after(a.cells) for a in answers[:3])
     return {
         "depth": len(line),
+        "after_ours": round(ours, 4),
+        "after_book": round(book, 4),
         "colour": answers[0].colour,
         "line": [",".join(name(x, y) for x, y in sorted(n.cells)) for n in line],
         "book_moves": len(answers),
@@ -238,6 +255,7 @@ def by_depth(results: list[dict]) -> list[dict]:
     rows = []
     for depth in sorted({r["depth"] for r in results}):
         here = [r for r in results if r["depth"] == depth]
+        off = [r["after_ours"] - r["after_book"] for r in here if r["picks"][0]["kind"] != "book"]
         picks = [p for r in here for p in r["picks"]]
         kinds = {k: sum(p["kind"] == k for p in picks) for k in ("book", "corner", "other")}
         second = [r["value_second"] for r in here]
@@ -249,11 +267,24 @@ def by_depth(results: list[dict]) -> list[dict]:
                 "picks": len(picks),
                 **kinds,
                 "book_in_tree": round(statistics.fmean(r["book_in_tree"] for r in here), 3),
+                "ours_minus_book": round(
+                    statistics.fmean(r["after_ours"] - r["after_book"] for r in here), 4
+                ),
+                # the same where the first seed's pick is not a book move
+                "ours_minus_book_off": [
+                    round(statistics.fmean(off), 4) if off else None,
+                    len(off),
+                ],
                 "value_second": round(statistics.fmean(second), 4),
                 "value_second_range": [min(second), max(second)],
             }
         )
     return rows
+
+
+def off_book(row: dict) -> str:
+    mean, n = row["ours_minus_book_off"]
+    return f" (off the book: {mean:+.3f}, {n})" if n else ""
 
 
 def markdown(report: dict) -> str:
@@ -265,8 +296,8 @@ def markdown(report: dict) -> str:
         "",
         "| move | colour (player) | positions (of the book's) | picks | book move "
         "| corner Pentobi refuses | other | book moves the tree considers "
-        "| second player's value, mean [min, max] |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| second player's value, mean [min, max] | mover's value: our pick − the book's |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report["by_depth"]:
         lo, hi = r["value_second_range"]
@@ -275,7 +306,8 @@ def markdown(report: dict) -> str:
             f"| {r['depth'] + 1} | {r['colour']} ({SIDE[r['colour']]}) | {r['positions']} "
             f"({report['book_positions'][str(r['depth'])]}) | {n} "
             f"| {r['book'] / n:.0%} | {r['corner'] / n:.0%} | {r['other'] / n:.0%} "
-            f"| {r['book_in_tree']:.0%} | {r['value_second']:.3f} [{lo:.3f}, {hi:.3f}] |"
+            f"| {r['book_in_tree']:.0%} | {r['value_second']:.3f} [{lo:.3f}, {hi:.3f}] "
+            f"| {r['ours_minus_book']:+.3f}{off_book(r)} |"
         )
     lines += ["", "After each of the book's first moves (blue), yellow to move:", ""]
     lines += ["| blue's first move | second player's value | yellow's picks |", "|---|---|---|"]
