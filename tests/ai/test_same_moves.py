@@ -11,6 +11,7 @@ command line hands the AI only the seat's view, R9).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -21,7 +22,7 @@ import pytest
 
 from bench.ai.arena import _decide
 from games import engine, services
-from games.ai import decide, mcts
+from games.ai import LEVELS, decide, mcts
 from games.ai.cli import main as cli_main
 from games.engine import legal_actions, view
 from games.jobs.computer import _seed, play_computer_turn
@@ -30,6 +31,7 @@ from games.services import SeatSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 SIMS = 200  # few enough for a quick test, enough for the seed to matter (checked below)
+BUDGET = 4.9  # Expert's seconds a move in this test (the fixture below)
 
 # (mode, the first ply worth taking, the step wanted there or None for any): the Expert seat's
 # first piece, a placement in the middle game, a Shuffle card and a Shuffle placement.
@@ -42,9 +44,14 @@ CASES = [
 
 
 @pytest.fixture(autouse=True)
-def _two_search_threads():
+def _bounded_by_simulations(monkeypatch):
     """Every path searches with the same threads: the default (a worker's AI_SEARCH_THREADS and
-    a command-line process both give 2), whatever another test left."""
+    a command-line process both give 2), whatever another test left. And Expert's budget, which
+    every path reads from the level table, well above what ``SIMS`` simulations take, so that
+    the count, not a busy machine's clock, ends each search (a Shuffle card's candidates share
+    a quarter of the budget); below ``MctsParams.long_search`` (5 s), beyond which a search
+    grows its tree otherwise, as Expert's 2 s are."""
+    monkeypatch.setitem(LEVELS, "expert", dataclasses.replace(LEVELS["expert"], budget=BUDGET))
     before = mcts.MctsParams.threads
     mcts.configure(threads=2)
     mcts.warm_up()
@@ -133,7 +140,7 @@ def test_a_command_line_process_plays_what_the_worker_played(alice, settings, tm
     record = exported_record(game)
     argv = [sys.executable, "-m", "games.ai", "move", "--level", "expert", "--seed", str(seed)]
     done = subprocess.run(
-        [*argv, "--sims", str(SIMS), "-"],
+        [*argv, "--budget", str(BUDGET), "--sims", str(SIMS), "-"],
         input=json.dumps(record),
         cwd=ROOT,
         capture_output=True,
