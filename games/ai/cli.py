@@ -30,8 +30,9 @@ USAGE = (
 )
 
 
-# The most simulations --sims takes: far more than any budget affords (Master searches a few
-# hundred thousand in its 9.9 s), so that a typing slip is refused rather than run for hours.
+# The most simulations --sims takes: far more than any budget affords (Master's 9.9 s with two
+# threads come to about a million late in a game, bench/AI_RESULTS.md's simulations a second), so
+# that a typing slip is refused rather than searched for hours.
 MAX_SIMS = 10_000_000
 
 
