@@ -307,7 +307,7 @@ def _game(args, g: int) -> tuple[list[str], dict, dict[str, list[float]]]:
         times=times,
         opening=args.opening,
         max_sims=args.sims,
-        keep=Path(args.keep) / f"game{g + 1:03d}-seed{seed}" if args.keep else None,
+        keep=Path(args.keep) / f"game{g:03d}-seed{seed}" if args.keep else None,
     )
     return levels, result, times
 

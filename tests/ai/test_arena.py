@@ -244,7 +244,7 @@ def test_a_run_writes_down_its_seeds_commit_load_and_keeps_its_games(tmp_path, c
         assert report["load_before"] >= 0 and report["load_after"] >= 0
         files = sorted(keep.iterdir())
         assert [f.name for f in files] == [
-            f"game{g + 1:03d}-seed{s}{suffix}" for g, s in enumerate(seeds)
+            f"game{g:03d}-seed{s}{suffix}" for g, s in enumerate(seeds)
         ]
         for f in files:
             text = f.read_text()
