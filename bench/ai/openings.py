@@ -30,6 +30,10 @@ move number, drawn with the seed):
   same search from that position (``mcts.seat_value``, ``--sims``, the first seed): how much
   better or worse the search judges its own choice than the book's. Where the pick is a book
   move the difference shows the search's noise.
+* **The corners fight.** Where yellow or red places its first piece, the search's root (one
+  search of ``--sims``, the first seed) shared out by corner, next to blue's or opposite it: the
+  priors' mass there (the tree's one-step scores, mcts/priors.py), the visits, and the mover's
+  value of the most visited move there.
 * **Values.** The search's value of its pick for each player (``stats["values"]``: the mean over
   the pick's simulations, in [0, 1] as the search values a playout, 0.5 an even game), averaged
   over the seeds: the second player's (yellow and green) value at the empty board and after
@@ -58,6 +62,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on t
 
 from bench.ai.arena import head_commit, load, machine  # noqa: E402
 from games.ai import mcts  # noqa: E402
+from games.ai.mcts.choose import _search  # noqa: E402  (the root's edges: priors, visits)
 from games.engine import COLOURS, apply, new_game  # noqa: E402
 from games.engine.blksgf import PENTOBI_CORNER, SYMMETRIES  # noqa: E402
 from games.engine.rules import placement_text  # noqa: E402
@@ -208,6 +213,73 @@ def cells_of_value(value: int) -> Cells:
     return cells_of(placement_text(value))
 
 
+CORNER_CELLS = frozenset(PENTOBI_CORNER.values())
+
+
+def corner_of(cells: Cells) -> tuple[int, int]:
+    (corner,) = cells & CORNER_CELLS  # R3.1: a first piece covers one corner
+    return corner
+
+
+def corner_view(state, line: list[Node], args, seed: int) -> dict | None:
+    """Where yellow or red places its first piece: the root's priors, visits and values by
+    corner, next to blue's or opposite it. None elsewhere."""
+    colour = COLOURS[state.turn]
+    if state.step != "setup" or colour not in ("yellow", "red"):
+        return None
+    bx, by = corner_of(line[0].cells)
+    params = mcts.MctsParams
+    deadline = time.perf_counter() + 3600
+    trees, _ = _search(state, deadline, args.sims, seed, params, False, False, time.perf_counter)
+    first, count = int(trees[0][0][0]), int(trees[0][1][0])
+    edges = slice(first, first + count)
+    visits = sum(tree[7][edges].astype(float) for tree in trees)
+    value = sum(tree[8][edges].astype(float) for tree in trees)
+    out = {}
+    for k in range(count):
+        x, y = corner_of(cells_of_value(mcts.PLACEMENTS[int(trees[0][5][first + k])]))
+        where = "next to blue" if (x == bx) != (y == by) else "opposite blue"
+        side = out.setdefault(
+            where, {"prior": 0.0, "visits": 0.0, "best": (-1.0, 0.0), "corners": set()}
+        )
+        side["corners"].add((x, y))
+        side["prior"] += float(trees[0][6][first + k])
+        side["visits"] += visits[k]
+        side["best"] = max(side["best"], (visits[k], value[k] / max(1.0, visits[k])))
+    total_prior = sum(s["prior"] for s in out.values()) or 1.0
+    total_visits = sum(s["visits"] for s in out.values()) or 1.0
+    return {
+        where: {
+            "prior": round(s["prior"] / total_prior, 4),
+            "visits": round(s["visits"] / total_visits, 4),
+            "value": round(s["best"][1], 4),
+            "corners": len(s["corners"]),
+        }
+        for where, s in sorted(out.items())
+    }
+
+
+def corners_table(results: list[dict]) -> list[dict]:
+    rows = []
+    for colour in ("yellow", "red"):
+        here = [r["corners"] for r in results if r.get("corners") and r["colour"] == colour]
+        for where in ("next to blue", "opposite blue"):
+            sides = [c[where] for c in here if where in c]
+            if sides:
+                rows.append(
+                    {
+                        "colour": colour,
+                        "corner": where,
+                        "positions": len(sides),
+                        **{
+                            key: round(statistics.fmean(s[key] for s in sides), 4)
+                            for key in ("corners", "prior", "visits", "value")
+                        },
+                    }
+                )
+    return rows
+
+
 def study(line: list[Node], answers: list[Node], args, seeds: list[int], index) -> dict:
     """Our picks, the tree's root moves and the values at one book position."""
     state = state_of(line, args.scoring)
@@ -239,6 +311,7 @@ def study(line: list[Node], answers: list[Node], args, seeds: list[int], index) 
     book = max(after(a.cells) for a in answers[:3])
     return {
         "depth": len(line),
+        "corners": corner_view(state, line, args, seeds[0]),
         "after_ours": round(ours, 4),
         "after_book": round(book, 4),
         "colour": answers[0].colour,
@@ -315,6 +388,21 @@ def markdown(report: dict) -> str:
         if r["depth"] == 1:
             kinds = ", ".join(f"{p['move']} ({p['kind']})" for p in r["picks"])
             lines.append(f"| {r['line'][0]} | {r['value_second']:.3f} | {kinds} |")
+    if report.get("corners"):
+        lines += [
+            "",
+            "The corners fight: a first piece's corner at the root (means over the positions):",
+            "",
+            "| colour | corner | positions | free corners there | priors' mass | visits "
+            "| mover's value of its most visited move there |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for c in report["corners"]:
+            lines.append(
+                f"| {c['colour']} | {c['corner']} | {c['positions']} | {c['corners']:g} "
+                f"| {c['prior']:.0%} "
+                f"| {c['visits']:.0%} | {c['value']:.3f} |"
+            )
     empty = next((r for r in report["results"] if r["depth"] == 0), None)
     if empty:
         lines += [
@@ -401,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_after": load(),
         "command": ".venv/bin/python bench/ai/openings.py " + " ".join(again),
         "by_depth": by_depth(results),
+        "corners": corners_table(results),
         "book_positions": {
             str(d): sum(len(line) == d for line, _ in found) for d in range(args.depth)
         },

@@ -74,6 +74,19 @@ def test_a_short_run_reports_picks_values_and_how_it_ran(tmp_path, capsys):
     for r in report["results"]:
         assert len(r["picks"]) == 2 and 0 <= r["value_second"] <= 1
         assert all(p["kind"] in ("book", "corner", "other") for p in r["picks"])
+    corners = {(c["colour"], c["corner"]): c for c in report["corners"]}
+    assert set(corners) == {
+        (colour, where)
+        for colour in ("yellow", "red")
+        for where in ("next to blue", "opposite blue")
+    }
+    assert corners["yellow", "next to blue"]["corners"] == 2  # t20 and a1, blue on a20
+    assert corners["red", "opposite blue"]["corners"] == 1
+    for colour in ("yellow", "red"):
+        sides = [corners[colour, where] for where in ("next to blue", "opposite blue")]
+        assert abs(sum(s["prior"] for s in sides) - 1) < 0.01
+        assert abs(sum(s["visits"] for s in sides) - 1) < 0.01
     assert "| 1 | blue (first) | 1 (1) | 2 |" in text.out
+    assert "The corners fight" in text.out
     assert "Empty board, blue to move" in text.out
     assert openings.main([str(tmp_path / "missing.blksgf")]) == 2
