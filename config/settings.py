@@ -606,6 +606,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # default fits one decision at a time on two cores; with `--concurrency N` on C cores, use C / N
 # (at least 1), or concurrent decisions share the cores and each searches less in its budget.
 AI_SEARCH_THREADS = env_int("AI_SEARCH_THREADS", 2, minimum=1)
+# Simulations per search at most for the computer's decisions (games/jobs/computer.py), on top
+# of the level's time budget. Unset or 0 (the default): the budget alone, as players meet the
+# levels. Set, a search that reaches it first plays what the arena (bench/ai/arena.py --sims) and
+# the command line (python -m games.ai move --sims) play for the same seed, threads and level.
+AI_MAX_SIMS = env_int("AI_MAX_SIMS", 0, minimum=0) or None
 CELERY_BROKER_URL = env_str(
     "CELERY_BROKER_URL",
     REDIS_URL

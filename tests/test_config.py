@@ -1,5 +1,8 @@
 """The settings helpers fail loudly on values they cannot understand."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +81,34 @@ def test_a_celery_worker_gives_the_ai_search_its_threads(monkeypatch, settings):
     settings.AI_SEARCH_THREADS = 1
     _warm_up_the_ai()
     assert mcts.MctsParams.threads == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [(None, "None"), ("", "None"), ("0", "None"), ("500", "500")]
+)
+def test_ai_max_sims_is_unset_unless_given(value, expected):
+    """AI_MAX_SIMS: simulations per search at most for the computer's moves; unset or 0, the
+    level's time budget alone (as the site plays)."""
+    env = {k: v for k, v in os.environ.items() if k != "AI_MAX_SIMS"}
+    if value is not None:
+        env["AI_MAX_SIMS"] = value
+    done = subprocess.run(
+        [sys.executable, "-c", "import config.settings as s; print(s.AI_MAX_SIMS)"],
+        cwd=Path(__file__).resolve().parents[1],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == expected
+
+
+def test_ai_max_sims_refuses_nonsense():
+    done = subprocess.run(
+        [sys.executable, "-c", "import config.settings"],
+        cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "AI_MAX_SIMS": "lots"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0 and "AI_MAX_SIMS='lots' is not an integer" in done.stderr

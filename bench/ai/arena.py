@@ -26,6 +26,14 @@ two classic games between the same levels in the same seats differ only by timin
 searches compared at the same number of simulations, the quality of a simulation and not its
 speed; with a budget far above what they take, a run repeats exactly.
 
+**What a run writes down.** The seed (``--seed``, or drawn per run from the operating system's
+randomness, ``os.urandom``) and every game's seed derived from it, the commit that played
+(``git rev-parse``, ``-dirty`` when tracked files differ from it), the load average before and
+after and the command: printed on stderr when the run starts and in the report (text and
+``--json``). Every game is kept under ``--keep DIR`` (default ``out/arena/<time>-seed<seed>/``):
+a classic game as Pentobi's ``.blksgf`` (games/engine/blksgf.py), a Shuffle game (Pentobi knows
+no cards) as its ``blokus-record/1`` record with the decks (RECORD.md).
+
 ``--jobs N`` plays N games at a time, each in its own process, and shares the machine's cores
 among them (Expert's search threads, games/ai/mcts/); the report lists the games in order as one
 at a time would.
@@ -62,6 +70,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +80,10 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on t
 from bench.ai.before import Before, BeforeError, commit_of, tree  # noqa: E402
 from games.ai import DEFAULT_BUDGET, LEVELS, MASTER_BUDGET, decide, mcts  # noqa: E402
 from games.engine import apply, new_game, score, view  # noqa: E402
+from games.engine.blksgf import ExportError, export  # noqa: E402
 from games.engine.record import make_record  # noqa: E402
+
+OUT = ROOT / "out" / "arena"  # the games of each run, a folder per run (``--keep``)
 
 # -- figures ----------------------------------------------------------------------------------
 
@@ -130,6 +142,48 @@ def machine() -> str:
     return f"`nproc` = {os.cpu_count()}; CPU: {cpu}; Python {platform.python_version()}"
 
 
+def head_commit() -> str:
+    """The commit that plays (``git rev-parse --short HEAD``), ``-dirty`` when tracked files
+    differ from it; ``unknown`` outside a git checkout."""
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    )
+    head = done.stdout.strip()
+    if done.returncode != 0 or not head:
+        return "unknown"
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    return head + ("-dirty" if status.stdout.strip() else "")
+
+
+def load() -> float:
+    """The one-minute load average."""
+    return round(os.getloadavg()[0], 2)
+
+
+def keep_game(path: Path, initial, actions: list[dict], names: list[str]) -> Path:
+    """Write a finished game under ``path`` (no suffix): ``.blksgf`` for a classic game Pentobi
+    can open, else the ``blokus-record/1`` record with the decks (``.json``). Returns the file."""
+    record = make_record(initial, actions, reveal=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if record["mode"] == "classic":
+        try:
+            text = export(record, names=names, date=f"{datetime.now(UTC):%Y-%m-%d}")
+        except ExportError:  # three players sharing another colour than green
+            pass
+        else:
+            target = path.with_suffix(".blksgf")
+            target.write_text(text)
+            return target
+    target = path.with_suffix(".json")
+    target.write_text(json.dumps(record, indent=1) + "\n")
+    return target
+
+
 # -- seats and games --------------------------------------------------------------------------
 
 # The processes of the seats played by another commit's code, one per revision in this process
@@ -178,11 +232,12 @@ def play_game(
     times: dict[str, list[float]],
     opening: int = 0,
     max_sims: int | None = None,
+    keep: Path | None = None,
 ) -> dict:
     """One game; ``levels[seat]`` plays ``seat``, after ``opening`` decisions by Beginner;
     ``max_sims`` bounds each search by simulations as well as by ``budget`` (a large budget and
-    ``max_sims`` compare two searches at the same number of simulations). Returns the engine's
-    score dict."""
+    ``max_sims`` compare two searches at the same number of simulations); ``keep``: write the
+    game there (``keep_game``). Returns the engine's score dict."""
     state = initial = new_game(mode=mode, players=players, scoring=scoring, seed=seed)
     actions: list[dict] = []
     turn = 0.0  # the seconds of the turn in progress (every decision of one colour's turn)
@@ -208,6 +263,8 @@ def play_game(
             if level != "beginner":
                 times.setdefault(f"{level}/turn", []).append(turn)
             turn = 0.0
+    if keep is not None:
+        keep_game(keep, initial, actions, levels)
     return score(state)
 
 
@@ -228,22 +285,29 @@ def pair_share(levels: list[str], result: dict, first: str, second: str) -> floa
     return sum(1.0 if x < y else 0.5 if x == y else 0.0 for x, y in pairs) / len(pairs)
 
 
+def game_seed(args, g: int) -> int:
+    """Game ``g``'s seed (its decks and every decision's, ``seed * 1009 + ply``). With an
+    opening, the games of a rotation replay one start (decks and moves)."""
+    return args.seed * 100_003 + (g // len(args.seats) if args.opening else g)
+
+
 def _game(args, g: int) -> tuple[list[str], dict, dict[str, list[float]]]:
     """Game ``g`` of the run: (levels per seat, the engine's score dict, times per level)."""
     n = len(args.seats)
     levels = [args.seats[(i - g) % n] for i in range(n)]
     times: dict[str, list[float]] = {level: [] for level in levels}
+    seed = game_seed(args, g)
     result = play_game(
         levels,
         mode=args.mode,
         players=args.players,
         scoring=args.scoring,
-        # With an opening, the n games of a rotation replay one start (decks and moves).
-        seed=args.seed * 100_003 + (g // n if args.opening else g),
+        seed=seed,
         budget=args.budget,
         times=times,
         opening=args.opening,
         max_sims=args.sims,
+        keep=Path(args.keep) / f"game{g:03d}-seed{seed}" if args.keep else None,
     )
     return levels, result, times
 
@@ -272,6 +336,12 @@ def _games(args):
         yield from pool.map(_game, [args] * args.games, range(args.games))
 
 
+def reproducing(args) -> list[str]:
+    """The run's arguments with its seed, drawn or given: the command that plays it again."""
+    argv = list(args.argv)
+    return argv if args.seed_given else [*argv, "--seed", str(args.seed)]
+
+
 def _level_figures(wins, scores, times, turns) -> dict:
     played = len(wins)
     rate = statistics.fmean(wins) if played else 0.0
@@ -294,6 +364,16 @@ def _level_figures(wins, scores, times, turns) -> dict:
 
 
 def run(args) -> dict:
+    started = time.time()
+    load_before = load()
+    commit = head_commit()
+    print(
+        f"arena: seed {args.seed} ({'given' if args.seed_given else 'drawn for this run'}), "
+        f"games' seeds {', '.join(str(game_seed(args, g)) for g in range(args.games))}; "
+        f"commit {commit}; load {load_before}; games kept in {args.keep}",
+        file=sys.stderr,
+        flush=True,
+    )
     seats = args.seats
     pair = sorted(set(seats), key=seats.index)
     head_to_head: list[float] = []
@@ -327,8 +407,18 @@ def run(args) -> dict:
         "budget": args.budget,
         "sims": args.sims,
         "seed": args.seed,
+        "seed_drawn": not args.seed_given,
+        "game_seeds": [game_seed(args, g) for g in range(args.games)],
         "opening": args.opening,
         "jobs": args.jobs,
+        "commit": commit,
+        "command": ".venv/bin/python bench/ai/arena.py " + " ".join(reproducing(args)),
+        "date": f"{datetime.now(UTC):%Y-%m-%d}",
+        "machine": machine(),
+        "wall_s": round(time.time() - started, 1),
+        "load_before": load_before,
+        "load_after": load(),
+        "kept": args.keep,
         "levels": {},
     }
     if head_to_head:
@@ -355,6 +445,12 @@ def format_report(report: dict) -> str:
         f"{report['mode']}, {report['players']} players, {report['scoring']} scoring, "
         f"{report['games']} games, seats {','.join(report['seats'])}, "
         f"search budget {report['budget'] or 'default'} s{sims}, seed {report['seed']}",
+        f"seed {report['seed']} ({'drawn for this run' if report.get('seed_drawn') else 'given'})"
+        f"; games' seeds {', '.join(str(s) for s in report.get('game_seeds', []))}",
+        f"commit {report.get('commit', '?')}; load average {report.get('load_before', '?')} "
+        f"before, {report.get('load_after', '?')} after; wall {report.get('wall_s', '?')} s; "
+        f"games kept in {report.get('kept') or 'nowhere'}",
+        *([f"command: {report['command']}"] if report.get("command") else []),
         *(f"{rev}: commit {commit}" for rev, commit in report.get("commits", {}).items()),
         f"{'level':<16}{'games':>6}  {'win rate (95% CI)':<24}{'mean score (95% CI)':<26}"
         f"{'decisions':>10}{'p50 ms':>10}{'p95 ms':>10}",
@@ -414,11 +510,20 @@ def parse_args(argv: list[str]):
         default=1,
         help="games at a time, in processes (Expert's search threads: the cores shared out)",
     )
+    parser.add_argument(
+        "--keep",
+        default=None,
+        help="folder for the games' files (default: out/arena/<time>-seed<seed>/)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--progress", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
-    if args.seed is None:  # chosen per run and written in the report: a run repeats with it
+    args.argv = list(argv)
+    args.seed_given = args.seed is not None
+    if args.seed is None:  # drawn per run (os.urandom) and written down: a run repeats with it
         args.seed = random.SystemRandom().randrange(1, 100_000)
+    if args.keep is None:
+        args.keep = str(OUT / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-seed{args.seed}")
     args.seats = [s.strip() for s in args.seats.split(",")]
     if len(args.seats) != args.players:
         parser.error(f"--seats needs {args.players} levels, one per seat")

@@ -20,6 +20,17 @@ either side goes through both engines (our ``apply``, Pentobi's ``play``), and a
 refuses stops the run: that is a bug, not a result. Seats alternate from game to game and every
 seed of the fixed list ``--seed``, ``--seed`` + 1, ... is played from every seat.
 
+**What a run writes down.** The first seed (``--seed``, or drawn per run from the operating
+system's randomness, ``os.urandom``) and the seeds of the games, the commit that played (``git
+rev-parse``, ``-dirty`` when tracked files differ from it), the load average before and after,
+and the command that plays the run again: printed on stderr when the run starts and in the
+report (Markdown and ``--json``). Every game is kept as a ``.blksgf`` file under ``--sgf DIR``
+(default ``out/pentobi_arena/<time>-seed<seed>/``), which Pentobi opens.
+
+``--sims N`` with ``--cli`` or ``--paired`` passes ``--sims N`` to the command line: a search
+that reaches N before its budget plays there what it plays in this process (the same seed), so a
+paired run then plays every pair twice alike.
+
 **Corners.** Here each colour places its first piece on any free corner (R3.1); Pentobi starts
 blue at a20, yellow t20, red t1, green a1. The two boards are the same board under one of its
 eight symmetries (turns and mirror images, as in games/engine/blksgf.py), chosen as the colours
@@ -53,7 +64,16 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on the path
     sys.path.insert(0, str(ROOT))
 
-from bench.ai.arena import elo, machine, mean_ci, pct, percentile, wilson  # noqa: E402
+from bench.ai.arena import (  # noqa: E402
+    elo,
+    head_commit,
+    load,
+    machine,
+    mean_ci,
+    pct,
+    percentile,
+    wilson,
+)
 from games.ai import LEVELS, decide, mcts  # noqa: E402
 
 # The GTP client and Pentobi's coordinates are the bridge's (games.bots.gtp): one copy.
@@ -78,6 +98,7 @@ from games.engine.scoring import colour_points  # noqa: E402
 
 BOOK = {2: "book_classic_2.blksgf", 3: "book_classic_3.blksgf", 4: "book_classic.blksgf"}
 SQUARES_PER_COLOUR = 89  # R1.3
+OUT = ROOT / "out" / "pentobi_arena"  # the games of each run, a folder per run (``--sgf``)
 # showboard's characters for the four colours; '.' is empty, '+' an empty starting point.
 BOARD_MARK = {"X": "B", "O": "Y", "#": "R", "@": "G", ".": ".", "+": "."}
 
@@ -272,6 +293,8 @@ def cli_command(game: dict, actions: list[dict], seed: int) -> tuple[list[str], 
     argv += ["--seed", str(seed), "-"]
     if game["budget"] is not None:
         argv[-1:-1] = ["--budget", str(game["budget"])]
+    if game.get("sims"):
+        argv[-1:-1] = ["--sims", str(game["sims"])]
     return argv, record
 
 
@@ -451,15 +474,20 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
             binary, args.players, level=args.pentobi_level, seed=seed, books=args.books
         )
 
-    if args.seed is None:  # chosen per run, written in the report
-        args.seed = random.SystemRandom().randrange(1, 100_000)
-    if args.sgf:
-        Path(args.sgf).mkdir(parents=True, exist_ok=True)
+    draw_seed(args)
+    Path(args.sgf).mkdir(parents=True, exist_ok=True)
     games = games_of(args, argv_for)
     results = []
     revision = commit()  # the code that plays, even if HEAD moves during a long run
     started = time.time()
-    load_before = os.getloadavg()[0]
+    load_before = load()
+    print(
+        f"pentobi_arena: seed {args.seed} ({'given' if args.seed_given else 'drawn for this run'})"
+        f", games' seeds {', '.join(map(str, sorted({g['seed'] for g in games})))}; commit "
+        f"{revision}; load {load_before}; games kept in {args.sgf}",
+        file=sys.stderr,
+        flush=True,
+    )
     if args.jobs == 1:
         iterator = map(play_game, games)
     else:
@@ -484,7 +512,19 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
     return arena_report(args, argv, results, revision, started, load_before)
 
 
+def draw_seed(args) -> None:
+    """The run's first seed: drawn from the operating system's randomness unless ``--seed``
+    gave one; and the folder its games are kept in (``--sgf``, else one under ``OUT``)."""
+    if not hasattr(args, "seed_given"):
+        args.seed_given = args.seed is not None
+    if args.seed is None:  # chosen per run, written in the report
+        args.seed = random.SystemRandom().randrange(1, 100_000)
+    if not args.sgf:
+        args.sgf = str(OUT / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-seed{args.seed}")
+
+
 def arena_report(args, argv, results, revision, started, load_before) -> dict:
+    again = list(argv) if args.seed_given else [*argv, "--seed", str(args.seed)]
     report = {
         "level": args.level,
         "budget": args.budget,
@@ -496,16 +536,19 @@ def arena_report(args, argv, results, revision, started, load_before) -> dict:
         "paired": args.paired,
         "players": args.players,
         "seed": args.seed,
+        "seed_drawn": not args.seed_given,
+        "seeds": sorted({r["seed"] for r in results}),
+        "sgf": args.sgf,
         "jobs": args.jobs,
         "books": bool(args.books),
         "pentobi_version": results[0]["pentobi_version"] if results else "",
-        "command": "PENTOBI_GTP=... .venv/bin/python bench/ai/pentobi_arena.py " + " ".join(argv),
+        "command": "PENTOBI_GTP=... .venv/bin/python bench/ai/pentobi_arena.py " + " ".join(again),
         "commit": revision,
         "date": f"{datetime.now(UTC):%Y-%m-%d}",
         "machine": machine(),
         "wall_s": round(time.time() - started, 1),
         "load_before": round(load_before, 2),
-        "load_after": round(os.getloadavg()[0], 2),
+        "load_after": load(),
         "summary": summarize(results),
         "games": [
             {k: v for k, v in r.items() if k not in ("our_times", "pentobi_times")} for r in results
@@ -522,10 +565,8 @@ def arena_report(args, argv, results, revision, started, load_before) -> dict:
 
 
 def commit() -> str:
-    done = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    )
-    return done.stdout.strip() or "unknown"
+    """The commit that plays, ``-dirty`` when tracked files differ from it."""
+    return head_commit()
 
 
 def fmt_elo(value) -> str:
@@ -600,7 +641,9 @@ def arena_markdown(report: dict) -> str:
             + " "
             f"Pentobi {report['pentobi_version']}, "
             f"{'opening book' if report['books'] else 'no opening book'}, 1 thread; "
-            f"seeds {report['seed']}–{last_seed}, seats alternated. "
+            f"seeds {report['seed']}–{last_seed}"
+            f"{' (drawn for this run)' if report.get('seed_drawn') else ''}, seats alternated"
+            f"{'; games kept in ' + report['sgf'] if report.get('sgf') else ''}. "
             "Our first pieces moved to Pentobi's corner: "
             f"{s['corners_moved']} of {s['our_first_pieces']}. Commit {report['commit']}, "
             f"{report['date']}, {report['machine']}; wall {report['wall_s']} s, load "
@@ -720,7 +763,10 @@ def arena_args(argv: list[str]):
     parser.add_argument(
         "--seed", type=int, default=None, help="first seed of the list (default: drawn per run)"
     )
-    parser.add_argument("--sgf", help="write every game as a .blksgf file into this folder")
+    parser.add_argument(
+        "--sgf",
+        help="folder for every game's .blksgf file (default: out/pentobi_arena/<time>-seed<seed>/)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="games at a time")
     parser.add_argument("--books", default=os.environ.get("PENTOBI_BOOKS") or None)
     parser.add_argument("--json", help="also write the report as JSON to this file")
@@ -740,13 +786,14 @@ def arena_args(argv: list[str]):
     args.param = dict(args.param)
     if args.paired and args.cli:
         parser.error("--paired already plays every game from the command line too")
-    if (args.cli or args.paired) and (args.sims or args.threads or args.param):
+    if (args.cli or args.paired) and (args.threads or args.param):
         parser.error(
-            "--cli and --paired play the level as the command line does: "
-            "no --sims/--threads/--param"
+            "--cli and --paired play the level as the command line does: no --threads/--param"
         )
-    if args.games < 1 or args.jobs < 1 or (args.budget is not None and args.budget <= 0):
-        parser.error("--games, --jobs and --budget must be positive")
+    positive = (args.budget, args.sims)
+    if args.games < 1 or args.jobs < 1 or any(v is not None and v <= 0 for v in positive):
+        parser.error("--games, --jobs, --budget and --sims must be positive")
+    args.seed_given = args.seed is not None
     return args
 
 

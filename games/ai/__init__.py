@@ -107,6 +107,7 @@ def choose_action(
     seed: int | None = None,
     worker: bool = False,
     budget_share: float = 1.0,
+    max_sims: int | None = None,
 ) -> dict:
     """The website's entry point: the AI's action for the seat that decides in ``state``.
 
@@ -115,7 +116,9 @@ def choose_action(
     (games.jobs.tasks.ai_play, not an eager task in a web request): only then does Master think for
     its long budget; otherwise a Master seat plays at Expert's budget. ``budget_share`` (at most
     1) scales the searching levels' time (games.jobs.computer: a player waiting through many
-    computer turns in a row).
+    computer turns in a row). ``max_sims`` bounds each search by simulations as well (the
+    worker's ``AI_MAX_SIMS`` setting): with the bound reached first, the action depends on the
+    view and ``seed`` only, as in the arena and the command line with the same ``--sims``.
     """
     if state.over:
         raise ValueError("no decision to take: the game is over")
@@ -125,4 +128,10 @@ def choose_action(
     budget = None
     if budget_share < 1.0 and playing.budget is not None:
         budget = playing.budget * max(0.0, budget_share)
-    return decide(view(state, state.controller()), level=playing.name, seed=seed, budget=budget)
+    return decide(
+        view(state, state.controller()),
+        level=playing.name,
+        seed=seed,
+        budget=budget,
+        max_sims=max_sims,
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.utils import timezone
 
 from games import engine, services
@@ -96,6 +97,7 @@ def play_computer_turn(game: Game, ply: int, *, worker: bool) -> int | None:
         seed=_seed(game, ply),
         worker=worker,
         budget_share=share,
+        max_sims=settings.AI_MAX_SIMS,
     )
     try:
         result = services.computer_submit(
@@ -116,7 +118,9 @@ def timeout_plan(game: Game, ply: int) -> list[dict]:
     controller, plan = state.controller(), []
     while not state.over and state.controller() == controller:
         level = services.TIMEOUT_LEVEL
-        action = choose_action(state, level=level, seed=_seed(game, ply, len(plan)))
+        action = choose_action(
+            state, level=level, seed=_seed(game, ply, len(plan)), max_sims=settings.AI_MAX_SIMS
+        )
         plan.append(action)
         state = engine.apply(state, action)
     return plan

@@ -16,6 +16,12 @@ from bench.ai.arena import main, pair_share, play_game, wilson
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def _games_kept_in_tmp(tmp_path, monkeypatch):
+    """A run keeps its games in out/arena/ by default: here in the test's own folder."""
+    monkeypatch.setattr(arena, "OUT", tmp_path / "arena")
+
+
 def test_a_short_arena_run(capsys):
     argv = ["--mode", "classic", "--players", "2", "--games", "2", "--seats", "casual,beginner"]
     assert main([*argv, "--json"]) == 0
@@ -210,3 +216,48 @@ def test_the_arena_runs_as_a_script_from_the_projects_root():
     )
     assert done.returncode == 0, done.stderr
     assert "LEVEL@REV" in done.stdout and "--jobs" in done.stdout
+
+
+def test_a_run_writes_down_its_seeds_commit_load_and_keeps_its_games(tmp_path, capsys):
+    """Drawn per run and written down, on stderr at the start and in the report: the seed and
+    every game's, the commit, the load before and after; every game kept as a file: a classic
+    game as Pentobi's .blksgf, a Shuffle game as its record with the decks."""
+    from games.engine.blksgf import parse as parse_blksgf
+    from games.engine.record import replay
+
+    for mode, suffix in (("classic", ".blksgf"), ("shuffle", ".json")):
+        keep = tmp_path / mode
+        argv = ["--mode", mode, "--players", "2", "--games", "2", "--seats", "casual,beginner"]
+        assert main([*argv, "--keep", str(keep), "--json"]) == 0
+        out = capsys.readouterr()
+        report = json.loads(out.out)
+        assert report["seed_drawn"] is True
+        seeds = report["game_seeds"]
+        assert len(seeds) == 2 and seeds[0] == report["seed"] * 100_003
+        assert f"seed {report['seed']} (drawn for this run)" in out.err
+        assert ", ".join(map(str, seeds)) in out.err
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True
+        )
+        assert report["commit"].startswith(head.stdout.decode().strip())
+        assert report["commit"] in out.err
+        assert report["load_before"] >= 0 and report["load_after"] >= 0
+        files = sorted(keep.iterdir())
+        assert [f.name for f in files] == [
+            f"game{g:03d}-seed{s}{suffix}" for g, s in enumerate(seeds)
+        ]
+        for f in files:
+            text = f.read_text()
+            state = replay(parse_blksgf(text) if suffix == ".blksgf" else json.loads(text))
+            assert state.over
+    assert main([*argv, "--seed", "11", "--keep", str(tmp_path / "given")]) == 0
+    out = capsys.readouterr()
+    assert "seed 11 (given)" in out.out and "commit " in out.out and "load average" in out.out
+
+
+def test_the_games_go_to_out_arena_unless_told(capsys):
+    argv = ["--mode", "classic", "--players", "2", "--games", "1", "--seats", "casual,beginner"]
+    assert main([*argv, "--seed", "4", "--json"]) == 0
+    kept = Path(json.loads(capsys.readouterr().out)["kept"])
+    assert kept.parent == arena.OUT and kept.name.endswith("-seed4")
+    assert [f.suffix for f in kept.iterdir()] == [".blksgf"]

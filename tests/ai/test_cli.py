@@ -1,4 +1,4 @@
-"""python -m games.ai move --level L [--seed N] [--budget S] RECORD"""
+"""python -m games.ai move --level L [--seed N] [--budget S] [--sims N] RECORD"""
 
 from __future__ import annotations
 
@@ -58,6 +58,12 @@ BAD = [
     (["move", "--seed", "x", "REC"], RECORD),
     (["move", "--budget", "-1", "REC"], RECORD),
     (["move", "--budget", "nan", "REC"], RECORD),
+    (["move", "--sims", "0", "REC"], RECORD),
+    (["move", "--sims", "-5", "REC"], RECORD),
+    (["move", "--sims", "1.5", "REC"], RECORD),
+    (["move", "--sims", "many", "REC"], RECORD),
+    (["move", "--sims", "100000000000", "REC"], RECORD),
+    (["move", "REC", "--sims"], RECORD),
     (["move", "REC", "extra"], RECORD),
     (["move", "REC"], "not json"),
     (["move", "REC"], {**RECORD, "actions": [{"place": "b2"}]}),  # illegal setup piece
@@ -119,3 +125,14 @@ def test_the_decisions_clock_starts_after_the_search_is_loaded(tmp_path, capsys,
     assert [name for name, _ in events] == ["warm", "search"]
     assert events[1][1] > 0.45  # the budget left when the search starts: nearly all of it
     assert json.loads(capsys.readouterr().out) in legal_actions(replay(classic))
+
+
+def test_sims_bounds_the_search_and_repeats(tmp_path, capsys):
+    """--sims N: each search stops at N simulations, so a large budget repeats exactly."""
+    path = write(tmp_path, RECORD)
+    argv = ["move", "--level", "expert", "--seed", "5", "--budget", "60", "--sims", "40", path]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first
+    assert json.loads(first) in legal_actions(replay(RECORD))

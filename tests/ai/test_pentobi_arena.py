@@ -24,6 +24,13 @@ from games.engine.pieces import parse_squares, shape_of_mask
 from games.engine.rules import placement_text
 
 FAKE = Path(__file__).with_name("fake_gtp.py")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _games_kept_in_tmp(tmp_path, monkeypatch):
+    """A run keeps its games in out/pentobi_arena/ by default: here in the test's own folder."""
+    monkeypatch.setattr(arena, "OUT", tmp_path / "pentobi_arena")
 
 
 @pytest.fixture
@@ -186,10 +193,20 @@ def test_cli_moves_come_from_a_command_line_process_given_the_game_so_far():
 
 
 def test_cli_refuses_what_the_command_line_cannot_be_told():
-    for extra in (["--sims", "100"], ["--threads", "1"], ["--param", "lgr=0"]):
+    for extra in (["--threads", "1"], ["--param", "lgr=0"], ["--sims", "0"]):
         with pytest.raises(SystemExit):
             arena.arena_args(["--cli", *extra])
     assert arena.arena_args(["--cli", "--level", "expert"]).cli
+
+
+def test_cli_passes_the_simulation_count_on_to_the_command_line():
+    """``--cli --sims N``: the command line bounds its search as this process does."""
+    args = arena.arena_args(["--cli", "--level", "expert", "--sims", "300", "--budget", "5"])
+    game = {"players": 2, "level": args.level, "budget": args.budget, "sims": args.sims}
+    argv, _ = arena.cli_command(game, [], 17)
+    assert argv[3:] == ["move", "--level", "expert", "--seed", "17"] + [
+        "--budget", "5.0", "--sims", "300", "-"
+    ]  # fmt: skip
 
 
 def _command_line_in_this_process(calls: list[tuple[int, int]]):
@@ -255,9 +272,9 @@ def test_paired_plays_each_game_in_this_process_then_from_the_command_line(
     out = capsys.readouterr().out
     assert "in this process: 2 |" in out and "command line: 2 |" in out
     assert "game by game" in out and "over 2 pairs" in out
-    for extra in (["--cli"], ["--sims", "50"]):
-        with pytest.raises(SystemExit):
-            arena.arena_args(["--paired", *extra])
+    with pytest.raises(SystemExit):
+        arena.arena_args(["--paired", "--cli"])
+    assert arena.arena_args(["--paired", "--sims", "50"]).sims == 50
 
 
 def test_a_run_stopped_midway_keeps_the_games_it_played_in_its_json_report(
@@ -337,3 +354,32 @@ def test_one_game_against_the_real_pentobi():
     game = report["games"][0]
     assert game["pentobi_version"] and game["pentobi_final_score"]
     assert game["outcome"] in ("win", "draw", "loss") and game["plies"] > 40
+
+
+def test_a_run_writes_down_its_seeds_commit_load_and_keeps_its_games(fake_gtp, tmp_path, capsys):
+    """Drawn per run and written down, on stderr at the start and in the report: the first seed
+    and the games', the commit, the load before and after, the command that plays the run again;
+    every game kept as a .blksgf file, by default under out/pentobi_arena/."""
+    import subprocess
+
+    from games.engine.blksgf import parse
+    from games.engine.record import replay
+
+    report_file = tmp_path / "report.json"
+    assert arena.main(["--level", "beginner", "--games", "2", "--json", str(report_file)]) == 0
+    out = capsys.readouterr()
+    report = json.loads(report_file.read_text())
+    seed = report["seed"]
+    assert report["seed_drawn"] is True and report["seeds"] == [seed]
+    assert f"seed {seed} (drawn for this run)" in out.err
+    assert report["command"].endswith(f"--seed {seed}")
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True)
+    assert report["commit"].startswith(head.stdout.decode().strip())
+    assert report["commit"] in out.err and f"Commit {report['commit']}" in out.out
+    assert report["load_before"] >= 0 and report["load_after"] >= 0
+    kept = Path(report["sgf"])
+    assert kept.parent == arena.OUT and kept.name.endswith(f"-seed{seed}")
+    files = sorted(kept.iterdir())
+    assert [f.name for f in files] == [f"game00{g}-seed{seed}.blksgf" for g in (0, 1)]
+    assert all(replay(parse(f.read_text())).over for f in files)
+    assert "(drawn for this run)" in out.out and f"games kept in {kept}" in out.out
