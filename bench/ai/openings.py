@@ -48,7 +48,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import statistics
 import sys
 import time
@@ -64,15 +63,14 @@ from bench.ai.arena import head_commit, load, machine  # noqa: E402
 from games.ai import mcts  # noqa: E402
 from games.ai.mcts.choose import _search  # noqa: E402  (the root's edges: priors, visits)
 from games.engine import COLOURS, apply, new_game  # noqa: E402
-from games.engine.blksgf import PENTOBI_CORNER, SYMMETRIES  # noqa: E402
+from games.engine.blksgf import PENTOBI_CORNER, SYMMETRIES, sgf_tokens, sgf_values  # noqa: E402
+from games.engine.errors import RecordError  # noqa: E402
 from games.engine.rules import placement_text  # noqa: E402
 
 # Pentobi's colour numbers in the order of play (1 blue, 2 yellow, 3 red, 4 green: ours too).
 NUMBER_COLOUR = {"1": "blue", "2": "yellow", "3": "red", "4": "green"}
 SIDE = {"blue": "first", "red": "first", "yellow": "second", "green": "second"}
 SECOND = 1  # the second player's seat (yellow and green)
-_TOKEN = re.compile(r"\s*(?:(\()|(\))|(;)|([A-Za-z0-9]+)((?:\s*\[[^\]]*\])+))", re.S)
-_VALUE = re.compile(r"\[([^\]]*)\]")
 
 Cells = frozenset  # of (column, row) from 0, a1 = (0, 0)
 
@@ -103,7 +101,11 @@ def read_book(text: str) -> Node:
     root = Node()
     stack: list[Node] = []  # the node each open variation hangs from
     current = root
-    for opened, closed, node, ident, values in _scan(text):
+    try:
+        tokens = list(sgf_tokens(text))
+    except RecordError as exc:
+        raise ValueError(f"the book is not SGF: {exc}") from None
+    for opened, closed, node, ident, values in tokens:
         if opened:
             stack.append(current)
         elif closed:
@@ -111,27 +113,13 @@ def read_book(text: str) -> Node:
         elif node:
             continue
         elif ident in NUMBER_COLOUR:
-            (squares,) = _VALUE.findall(values)
+            (squares,) = sgf_values(values)
             child = Node(NUMBER_COLOUR[ident], cells_of(squares))
             current.children.append(child)
             current = child
     if stack:
         raise ValueError("the book is not SGF (unbalanced parentheses)")
     return root
-
-
-def _scan(text: str):
-    position = 0
-    while True:
-        while position < len(text) and text[position].isspace():
-            position += 1
-        if position == len(text):
-            return
-        match = _TOKEN.match(text, position)
-        if not match:
-            raise ValueError(f"the book is not SGF (at character {position})")
-        position = match.end()
-        yield match.groups()
 
 
 def positions(root: Node, depth: int) -> list[tuple[list[Node], list[Node]]]:

@@ -155,7 +155,9 @@ _TOKEN = re.compile(r"\s*(?:(\()|(\))|(;)|([A-Za-z0-9]+)((?:\s*\[(?:[^\]\\]|\\.)
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
 
 
-def _tokens(text: str):
+def sgf_tokens(text: str):
+    """The SGF file's tokens in order: (open, close, node, property, its values) with one of
+    them set (bench/ai/openings.py reads a whole opening book's tree with them)."""
     position = 0
     while True:
         while position < len(text) and text[position].isspace():
@@ -169,6 +171,11 @@ def _tokens(text: str):
         yield match.groups()
 
 
+def sgf_values(values: str) -> list[str]:
+    """A property's values (``[a][b]``), unescaped."""
+    return [v.replace("\\]", "]").replace("\\\\", "\\") for v in _VALUE.findall(values)]
+
+
 def _main_line(text: str) -> list[dict[str, list[str]]]:
     """The nodes of the game tree's main line (the first variation at every branch): each a dict
     of property -> values. Side variations are read over and dropped."""
@@ -176,7 +183,7 @@ def _main_line(text: str) -> list[dict[str, list[str]]]:
     depth = 0  # open parentheses
     side = 0  # > 0 while inside a variation that is not the main line
     branch_done = False  # the main line went down one variation at this depth: others are side
-    for opened, closed, node, ident, values in _tokens(text):
+    for opened, closed, node, ident, values in sgf_tokens(text):
         if opened:
             if side or branch_done:
                 side += 1
@@ -196,7 +203,7 @@ def _main_line(text: str) -> list[dict[str, list[str]]]:
         elif ident:
             if not nodes:
                 raise RecordError("the file is not SGF (a property before the first node)")
-            parsed = [v.replace("\\]", "]").replace("\\\\", "\\") for v in _VALUE.findall(values)]
+            parsed = sgf_values(values)
             nodes[-1].setdefault(ident.upper(), []).extend(parsed)
     if depth != 0:
         raise RecordError("the file is not SGF (unbalanced parentheses)")
