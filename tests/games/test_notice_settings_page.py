@@ -15,34 +15,16 @@ from django.test import override_settings
 from games import services
 from games.jobs import push
 from games.models import DeviceNotice, NoticeSettings, NoticeTest, PushSubscription, Seat
-from games.selectors import vapid
 from games.services import SeatSpec
 from games.services.devices import TEST_NOTICES_PER_MINUTE
 from tests.support import push_stub
 from tests.support.pages import client_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("vapid_keys")]
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 PAGE = "/settings/notifications/"
 ANDROID_FIREFOX = "Mozilla/5.0 (Android 14; Mobile; rv:125.0) Gecko/125.0 Firefox/125.0"
-
-
-@pytest.fixture
-def stub():
-    server = push_stub.start()
-    yield server
-    server.close()
-
-
-@pytest.fixture(autouse=True)
-def vapid_keys():
-    with override_settings(VAPID_PRIVATE_KEY=push.new_private_key()):
-        vapid.private_key.cache_clear()
-        vapid.public_key.cache_clear()
-        yield
-    vapid.private_key.cache_clear()
-    vapid.public_key.cache_clear()
 
 
 def subscribe(user, stub, name="phone", agent="") -> tuple[push_stub.Device, PushSubscription]:

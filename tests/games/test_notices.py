@@ -17,7 +17,6 @@ import pytest
 from django.conf import settings
 from django.core import mail
 from django.template.loader import get_template
-from django.test import override_settings
 from django.utils import timezone, translation
 from django.utils.translation.template import templatize
 
@@ -27,7 +26,6 @@ from games import notices, services
 from games.jobs import emails, push
 from games.live import presence
 from games.models import DeviceNotice, Game, NoticeSettings, PushSubscription, Seat, TurnNotice
-from games.selectors import vapid
 from games.services import SeatSpec
 from games.services.resign import game_resign
 from games.services.takeback import takeback_answer, takeback_request
@@ -35,6 +33,8 @@ from tests.support import push_stub
 from tests.support.pages import client_for
 
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
+pytestmark = pytest.mark.usefixtures("vapid_keys")  # the site's Web Push keys, fresh
+
 SHARED = ("emails/base.html", "emails/footer.txt")  # every email's frame and footer
 
 
@@ -150,24 +150,6 @@ def test_every_device_line_is_said_in_the_language(code):
 
 
 # -- the channels read who is told from the registry -------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def vapid_keys():
-    key = push.new_private_key()
-    with override_settings(VAPID_PRIVATE_KEY=key, VAPID_SUBJECT="mailto:ops@example.com"):
-        vapid.private_key.cache_clear()
-        vapid.public_key.cache_clear()
-        yield key
-    vapid.private_key.cache_clear()
-    vapid.public_key.cache_clear()
-
-
-@pytest.fixture
-def stub():
-    server = push_stub.start()
-    yield server
-    server.close()
 
 
 def device_for(user, stub, name: str) -> push_stub.Device:

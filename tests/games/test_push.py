@@ -15,28 +15,11 @@ from games import services
 from games.jobs import push
 from games.live import presence
 from games.models import DeviceNotice, NoticeSettings, PushSubscription, Seat
-from games.selectors import vapid
 from games.services import SeatSpec
 from tests.support import push_stub
 from tests.support.pages import client_for
 
-
-@pytest.fixture
-def stub():
-    server = push_stub.start()
-    yield server
-    server.close()
-
-
-@pytest.fixture(autouse=True)
-def vapid_keys():
-    key = push.new_private_key()
-    with override_settings(VAPID_PRIVATE_KEY=key, VAPID_SUBJECT="mailto:ops@example.com"):
-        vapid.private_key.cache_clear()
-        vapid.public_key.cache_clear()
-        yield key
-    vapid.private_key.cache_clear()
-    vapid.public_key.cache_clear()
+pytestmark = pytest.mark.usefixtures("vapid_keys")
 
 
 def subscribe(user, stub, name="phone") -> push_stub.Device:

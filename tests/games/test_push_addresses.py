@@ -26,13 +26,12 @@ from config import outbound
 from games import services
 from games.jobs import push
 from games.models import DeviceNotice, NoticeSettings, PushSubscription, Seat
-from games.selectors import vapid
 from games.services import SeatSpec
 from games.services.devices import webhook_refusal
 from tests.support import push_stub
 from tests.support.pages import client_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("vapid_keys")]
 
 PUBLIC = "93.184.216.34"  # a public address: the network below routes it to a stub
 
@@ -69,29 +68,11 @@ def network(monkeypatch) -> Network:
 
 
 @pytest.fixture
-def stub():
-    """The push service or the chat app, out on the internet."""
-    server = push_stub.start()
-    yield server
-    server.close()
-
-
-@pytest.fixture
 def inside():
     """A service of the site's own network (Redis, a metadata service...): nothing may reach it."""
     server = push_stub.start()
     yield server
     server.close()
-
-
-@pytest.fixture(autouse=True)
-def vapid_keys():
-    with override_settings(VAPID_PRIVATE_KEY=push.new_private_key()):
-        vapid.private_key.cache_clear()
-        vapid.public_key.cache_clear()
-        yield
-    vapid.private_key.cache_clear()
-    vapid.public_key.cache_clear()
 
 
 def bobs_turn(alice, bob):

@@ -84,15 +84,6 @@ def test_the_blocker_hears_nothing_of_the_invitation(alice, bob, verified, on_co
 
 
 @pytest.fixture
-def stub():
-    from tests.support import push_stub
-
-    server = push_stub.start()
-    yield server
-    server.close()
-
-
-@pytest.fixture
 def alices_devices(alice, stub, settings):
     """alice's phone (Web Push) and her chat webhook, both on the stub."""
     from games.jobs import push
