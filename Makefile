@@ -85,14 +85,15 @@ run: $(VENV)/.installed
 	@$(BIN)/python -m config.catalogs compile
 	DEV_WORKER=1 $(BIN)/python manage.py devserver --prepare 127.0.0.1:$(PORT)
 
-# pytest exits 5 when it collected no tests: that is a failure here too (make stops on any
+# The 15 slowest tests are listed at the end of every run (the suite should stay near ten
+# minutes on two cores). pytest exits 5 when it collected no tests: that is a failure here too (make stops on any
 # non-zero status; the message just says why).
 test: $(VENV)/.installed $(VENV)/.warm
 	$(BIN)/python -m config.catalogs compile
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	@echo "$(BIN)/pytest -n 2"; \
-	  $(BIN)/pytest -n 2; rc=$$?; \
+	@echo "$(BIN)/pytest -n 2 --durations=15"; \
+	  $(BIN)/pytest -n 2 --durations=15; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; fi; \
 	  exit $$rc
 
