@@ -86,8 +86,8 @@ run: $(VENV)/.installed
 	DEV_WORKER=1 $(BIN)/python manage.py devserver --prepare 127.0.0.1:$(PORT)
 
 # The 15 slowest tests are listed at the end of every run (the suite should stay near ten
-# minutes on two cores). pytest exits 5 when it collected no tests: that is a failure here too (make stops on any
-# non-zero status; the message just says why).
+# minutes on two cores). pytest exits 5 when it collected no tests: that is a failure here too
+# (make stops on any non-zero status; the message just says why).
 test: $(VENV)/.installed $(VENV)/.warm
 	$(BIN)/python -m config.catalogs compile
 	$(BIN)/ruff check .
