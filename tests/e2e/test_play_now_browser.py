@@ -5,6 +5,7 @@ out/screenshots."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -34,6 +35,17 @@ def ask(page, *, players: str) -> None:
     page.wait_for_selector("#seek")
 
 
+def window_shown(page, rating: int) -> tuple[int, int]:
+    """The rating window the waiting page shows, checked to be centred on ``rating`` and no
+    wider than half a minute's growth (MATCH_WINDOW 100, widening by 100 points a minute: the
+    page may have been drawn a few seconds after the ask)."""
+    found = re.search(r"Looking for players rated (\d+)-(\d+)\.", page.inner_text("#seek"))
+    assert found, page.inner_text("#seek")
+    low, high = int(found[1]), int(found[2])
+    assert rating - low == high - rating and 100 <= high - rating <= 150, (low, high)
+    return low, high
+
+
 def fits_the_screen(page, size) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size[0], f"the page is {width} px wide on a {size[0]} px screen"
@@ -56,7 +68,7 @@ def test_play_now_forms_a_table_live_and_opens_the_game(
     assert button["y"] + button["height"] <= PHONE[1], "Play now is below the fold"
     alice_page.screenshot(path=str(screenshots / "play-now-form-360.png"), full_page=True)
     ask(alice_page, players="3")
-    assert "Looking for players rated 900-1100." in alice_page.inner_text("#seek")
+    window_shown(alice_page, 1000)
     assert "2 seats left." in alice_page.inner_text("#seek")
     fits_the_screen(alice_page, PHONE)
     alice_page.screenshot(path=str(screenshots / "play-now-waiting-360.png"), full_page=True)
@@ -77,7 +89,8 @@ def test_play_now_forms_a_table_live_and_opens_the_game(
     )
     ask(carol_page, players="3")
     assert "2 seats left." in carol_page.inner_text("#seek")
-    assert "Looking for players rated 1500-1700." in carol_page.inner_text("#seek")
+    low, _high = window_shown(carol_page, 1600)
+    assert low > 1100  # alice's and bob's ratings (1000) are outside carol's window
     carol_page.screenshot(path=str(screenshots / "play-now-far-1280.png"))
     assert site.call(lambda: Seek.objects.values("table").distinct().count()) == 2
 
