@@ -80,18 +80,19 @@ from games.ai import LEVELS, decide, mcts  # noqa: E402
 from games.bots.gtp import (  # noqa: E402
     COMMAND_TIMEOUT,
     CORNER_CELLS,
-    INVERSE,
     VARIANT,
+    BoardMap,
     Cell,
     Gtp,
     GtpError,
+    NoMapping,
     format_move,
     parse_move,
 )
 from games.engine import COLOURS, IllegalAction, apply, new_game  # noqa: E402
 from games.engine import score as engine_score  # noqa: E402
 from games.engine import view as seat_view  # noqa: E402
-from games.engine.blksgf import COLOUR_NUMBER, PENTOBI_CORNER, SYMMETRIES, export  # noqa: E402
+from games.engine.blksgf import COLOUR_NUMBER, SYMMETRIES, export  # noqa: E402
 from games.engine.record import make_record  # noqa: E402
 from games.engine.rules import placement_text  # noqa: E402
 from games.engine.scoring import colour_points  # noqa: E402
@@ -108,51 +109,6 @@ class ArenaError(RuntimeError):
 
 
 # -- coordinates --------------------------------------------------------------------------------
-
-
-class BoardMap:
-    """The symmetry that takes our board to Pentobi's, narrowed down move by move.
-
-    ``left`` holds the symmetries that map every move so far exactly (every square) to the move
-    Pentobi has, and every first piece to its colour's starting point; moves are mapped with the
-    first of them, then the others that disagree are dropped.
-    """
-
-    def __init__(self):
-        self.left = list(range(len(SYMMETRIES)))
-
-    def to_pentobi(self, cells) -> list[Cell]:
-        f = SYMMETRIES[self.left[0]]
-        mapped = [f(x, y) for x, y in cells]
-        self.keep(cells, mapped)
-        return mapped
-
-    def from_pentobi(self, cells) -> list[Cell]:
-        g = SYMMETRIES[INVERSE[self.left[0]]]
-        mapped = [g(x, y) for x, y in cells]
-        self.keep(mapped, cells)
-        return mapped
-
-    def keep(self, ours, theirs) -> None:
-        """Keep the symmetries that take the squares ``ours`` to ``theirs``."""
-        want = sorted(theirs)
-        self.left = [i for i in self.left if sorted(SYMMETRIES[i](*c) for c in ours) == want]
-        if not self.left:
-            raise ArenaError(f"no symmetry takes {format_move(ours)} to {format_move(theirs)}")
-
-    def allowed_corners(self, colour: str) -> list[Cell]:
-        """Our corners where ``colour``'s first piece lands on Pentobi's starting point for it."""
-        target = PENTOBI_CORNER[colour]
-        return sorted({SYMMETRIES[INVERSE[i]](*target) for i in self.left})
-
-    def first_piece(self, colour: str, cells) -> None:
-        """Before mapping ``colour``'s first piece (ours): keep the symmetries that take its
-        corner to Pentobi's starting point for the colour."""
-        corners = set(cells) & CORNER_CELLS
-        target = PENTOBI_CORNER[colour]
-        self.left = [i for i in self.left if any(SYMMETRIES[i](*c) == target for c in corners)]
-        if not self.left:
-            raise ArenaError(f"{colour}'s first piece {format_move(cells)} fits no symmetry")
 
 
 def cells_of(text: str) -> list[Cell]:
@@ -686,7 +642,7 @@ def sgf_check_one(binary: str, books: str | None, players: int, seed: int, out: 
         try:
             checks["pentobi_final_score"] = check_final(gtp, state, players)
             checks["score_matches"] = True
-        except (ArenaError, GtpError) as exc:
+        except (ArenaError, GtpError, NoMapping) as exc:
             checks["score_matches"] = False
             checks["problem"] = str(exc)
     checks["our_points"] = pentobi_points(state)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bench.ai import pentobi_arena as arena
+from games.bots.gtp import INVERSE
 from games.engine import COLOURS, apply, legal_placements, new_game
 from games.engine.blksgf import PENTOBI_CORNER, SYMMETRIES
 from games.engine.pieces import parse_squares, shape_of_mask
@@ -50,9 +51,9 @@ def fake_gtp(tmp_path, monkeypatch):
 def test_every_symmetry_has_its_inverse():
     cells = [(x, y) for x in range(20) for y in range(20)]
     for i, f in enumerate(SYMMETRIES):
-        g = SYMMETRIES[arena.INVERSE[i]]
+        g = SYMMETRIES[INVERSE[i]]
         assert [g(*f(x, y)) for x, y in cells] == cells
-    assert sorted(arena.INVERSE) == list(range(8))
+    assert sorted(INVERSE) == list(range(8))
 
 
 def test_moves_round_trip_through_the_board_map():
