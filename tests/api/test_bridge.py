@@ -101,7 +101,6 @@ def whole_game(server: str, alice, make_user, engine: list[str], seconds: float)
         argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
     try:
-        time.sleep(1.0)  # the bridge is listening to its stream: the challenge reaches it
         game = services.game_create(
             creator=alice,
             mode="classic",
@@ -192,7 +191,6 @@ def test_the_bridge_answers_take_backs_and_chat(server, alice, bob, carol, make_
     extra = ["--takebacks", answer] if answer == "accept" else []
     process = start_bridge(server, secret, *extra)
     try:
-        time.sleep(1.0)
         # Four players, one colour each, the bot third: a person's take back is asked while
         # the next person (not the bot) is to move, as the rules allow (R11).
         invited = [SeatSpec(Seat.Kind.INVITED, username=n) for n in ("bob", "robo", "carol")]

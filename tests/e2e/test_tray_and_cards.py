@@ -20,7 +20,7 @@ from games import engine, services
 from games.engine.pieces import PIECE_SIZE
 from games.models import Game, Seat
 from games.services import SeatSpec
-from tests.support.browser import session_of
+from tests.support.browser import EAR, session_of, wait_game_socket
 from tests.support.pages import save_state
 from tests.support.tables import SKIPS_AND_REVERSES
 
@@ -70,6 +70,7 @@ def open_page(browser, site, user, game, size, touch=False):
     context = browser.new_context(**options)
     context.add_cookies([{"name": "sessionid", "value": session_of(site, user), "url": site.url}])
     page = context.new_page()
+    page.add_init_script(EAR)
     page.goto(f"{site.url}/games/{game.public_id}/")
     page.wait_for_selector("#game .game-layout.enhanced")
     return context, page
@@ -218,7 +219,7 @@ def test_from_the_turn_start_the_first_five_square_piece_is_a_few_keys_away(
     )
     game = site.call(two_kinds_in_blues_hand, game)
     context, page = open_page(browser, site, alice, game, DESKTOP)
-    page.wait_for_timeout(500)  # the socket is open
+    wait_game_socket(page, game)
     # Bob moves: alice's turn starts on her open page, as in a live game.
     site.call(lambda: play_until(game, users, lambda s: s.controller() == 0))
     page.wait_for_selector("#game .controls button.card", timeout=WAIT)
