@@ -14,11 +14,11 @@ from django.test import override_settings
 
 from games import services
 from games.jobs import push
-from games.models import DeviceNotice, NoticeSettings, NoticeTest, PushSubscription, Seat
-from games.services import SeatSpec
+from games.models import DeviceNotice, NoticeSettings, NoticeTest, PushSubscription
 from games.services.devices import TEST_NOTICES_PER_MINUTE
 from tests.support import push_stub
 from tests.support.pages import client_for
+from tests.support.tables import alice_against_bob
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("vapid_keys")]
 
@@ -63,18 +63,6 @@ def outcome(user, response) -> dict:
     return client_for(user).get(response.json()["url"], **JSON).json()
 
 
-def duel(alice, bob):
-    game = services.game_create(
-        creator=alice,
-        mode="shuffle",
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
-    game.refresh_from_db()
-    return game
-
-
 # -- one switch per device ---------------------------------------------------------------------
 
 
@@ -82,7 +70,7 @@ def test_a_device_switched_off_is_told_nothing_while_the_others_are(alice, bob, 
     _phone, phone = subscribe(bob, stub, "phone")
     _laptop, laptop = subscribe(bob, stub, "laptop")
     assert switch(bob, laptop, on=False).status_code == 302
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         services.action_submit(game=game, user=alice, action={"place": "a1"}, expected_ply=0)
     assert len(stub.on("/push/phone")) == 1 and stub.on("/push/laptop") == []
@@ -94,7 +82,7 @@ def test_with_every_device_switched_off_the_email_comes_back(alice, bob, stub, v
     verified(bob)
     _device, row = subscribe(bob, stub)
     switch(bob, row, on=False)
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         services.action_submit(game=game, user=alice, action={"place": "a1"}, expected_ply=0)
     assert stub.on("/push/") == []
@@ -203,7 +191,7 @@ def test_the_webhook_s_last_delivery_error_shows_until_a_test_goes_through(
     alice, bob, stub, send_test
 ):
     NoticeSettings.objects.create(user=bob, webhook_url=f"{stub.url}/hook")
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     services.action_submit(game=game, user=alice, action={"place": "a1"}, expected_ply=0)
     stub.answers = [404]
     push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="webhook")

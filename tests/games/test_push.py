@@ -18,6 +18,7 @@ from games.models import DeviceNotice, NoticeSettings, PushSubscription, Seat
 from games.services import SeatSpec
 from tests.support import push_stub
 from tests.support.pages import client_for
+from tests.support.tables import alice_against_bob
 
 pytestmark = pytest.mark.usefixtures("vapid_keys")
 
@@ -33,18 +34,6 @@ def subscribe(user, stub, name="phone") -> push_stub.Device:
     return device
 
 
-def duel(alice, bob):
-    game = services.game_create(
-        creator=alice,
-        mode="shuffle",
-        players=2,
-        seats=[SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.INVITED, username="bob")],
-    )
-    services.game_join(game=game, user=bob)
-    game.refresh_from_db()
-    return game
-
-
 def first_move(game, alice):
     services.action_submit(game=game, user=alice, action={"place": "a1"}, expected_ply=0)
 
@@ -54,7 +43,7 @@ def test_a_turn_notice_reaches_the_device_encrypted_and_says_nothing_secret(
 ):
     verified(bob)
     device = subscribe(bob, stub)
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         first_move(game, alice)  # bob's turn: his phone is told, not his inbox
     (received,) = stub.on("/push/phone")
@@ -75,7 +64,7 @@ def test_a_turn_notice_reaches_the_device_encrypted_and_says_nothing_secret(
 def test_a_player_whose_page_is_open_gets_no_push(alice, bob, stub, on_commit):
     subscribe(bob, stub)
     presence.page_report(bob.pk, "tab", visible=True, active_ms_ago=0)  # at the board
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         first_move(game, alice)
     assert stub.on("/push/") == []
@@ -86,7 +75,7 @@ def test_a_player_whose_page_is_open_gets_no_push(alice, bob, stub, on_commit):
 
 def test_without_a_device_the_email_goes_out_as_before(alice, bob, verified, on_commit):
     verified(bob)
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         first_move(game, alice)
     assert [m for m in mail.outbox if m.to == [bob.email]]
@@ -94,7 +83,7 @@ def test_without_a_device_the_email_goes_out_as_before(alice, bob, verified, on_
 
 def test_a_notice_is_sent_once_however_often_the_task_runs(alice, bob, stub, on_commit):
     subscribe(bob, stub)
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         first_move(game, alice)
     again = push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="push")
@@ -104,7 +93,7 @@ def test_a_notice_is_sent_once_however_often_the_task_runs(alice, bob, stub, on_
 def test_a_device_its_push_service_forgot_is_dropped(alice, bob, stub, on_commit):
     subscribe(bob, stub)
     stub.answers.append(410)
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         first_move(game, alice)
     assert not PushSubscription.objects.filter(user=bob).exists()
@@ -112,7 +101,7 @@ def test_a_device_its_push_service_forgot_is_dropped(alice, bob, stub, on_commit
 
 def test_a_push_service_that_is_down_makes_the_task_retry(alice, bob, stub):
     subscribe(bob, stub)
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     first_move(game, alice)
     stub.answers.append(503)
     with pytest.raises(push.Failed):
@@ -151,7 +140,7 @@ def test_invitation_and_game_over_notices(alice, bob, stub, on_commit):
 def test_the_players_preferences_decide(alice, bob, stub, on_commit):
     subscribe(bob, stub)
     NoticeSettings.objects.create(user=bob, turn=False)
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         first_move(game, alice)
     assert stub.on("/push/") == []
@@ -163,7 +152,7 @@ def test_a_webhook_gets_a_discord_and_slack_compatible_message(alice, bob, stub,
         {"turn": "on", "invite": "on", "over": "on", "webhook_url": f"{stub.url}/hook"},
     )
     assert response.status_code == 302
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     with on_commit():
         first_move(game, alice)
     (received,) = stub.on("/hook")
@@ -207,7 +196,7 @@ def test_no_notice_goes_to_an_address_inside_the_sites_network(alice, bob, stub)
     PushSubscription.objects.create(
         user=bob, endpoint=device.endpoint, p256dh=device.p256dh, auth=device.auth
     )
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     first_move(game, alice)
     for channel in ("push", "webhook"):
         push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel=channel)
@@ -293,7 +282,7 @@ def test_every_device_is_sent_to_at_once(alice, bob, stub):
             pass
 
     stub.before_answer = answer_once_all_have_asked
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     first_move(game, alice)
     push.deliver(game_id=game.pk, ply=1, user_id=bob.pk, kind="turn", channel="push")
     assert sorted(met) == [f"/push/device-{n}" for n in range(3)]
@@ -310,7 +299,7 @@ def test_a_slow_push_service_holds_the_notice_no_longer_than_the_deadline(
     subscribe(bob, stub, name="stuck")
     release = threading.Event()
     stub.before_answer = lambda received: received.path.endswith("stuck") and release.wait(8)
-    game = duel(alice, bob)
+    game = alice_against_bob(alice, bob, mode="shuffle")
     first_move(game, alice)
     started = time.monotonic()
     try:
