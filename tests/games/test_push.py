@@ -313,13 +313,18 @@ def test_a_slow_push_service_holds_the_notice_no_longer_than_the_deadline(
 def test_push_and_webhook_tasks_go_to_the_notices_queue_not_the_computers(settings):
     """A push service that takes its time must not hold up the computer's turns: the notices
     have a queue of their own (read by a worker of its own, README)."""
-    from config.celery import app
+    from celery import Celery
 
-    # The router as the configuration makes it now: the app caches the one it built first,
-    # and a test that routed a task of its own for a while may have left that one behind.
-    app.__dict__.pop("amqp", None)
+    # The router the configuration makes, in an app of its own: the process's app is the one
+    # the worker tests route to their own queues for a while (tests/integration/conftest.py).
+    app = Celery("routes")
+    app.config_from_object("django.conf:settings", namespace="CELERY")
     default = app.conf.task_default_queue
-    for task in ("games.tasks.send_push", "games.tasks.send_webhook"):
+    for task in (
+        "games.tasks.send_push",
+        "games.tasks.send_webhook",
+        "games.tasks.send_test_notice",
+    ):
         route = app.amqp.router.route({}, task)
         assert route["queue"].name == settings.NOTICES_QUEUE != default
     assert app.amqp.router.route({}, "games.tasks.ai_play")["queue"].name == default
