@@ -35,10 +35,12 @@ paired run then plays every pair twice alike.
 blue at a20, yellow t20, red t1, green a1. The two boards are the same board under one of its
 eight symmetries (turns and mirror images, as in games/engine/blksgf.py), chosen as the colours
 take their corners. Pentobi's rule is stricter: red must start opposite blue, and yellow next to
-blue. When our AI picks a corner no symmetry can match, its first piece is moved (the same piece,
-turned or mirrored with the board) to the corner Pentobi's rule leaves it, and the report counts
-how often that happened (``games.ai.decide`` cannot be told which corners are allowed, so it
-cannot be asked to choose among them).
+blue. Our search is told so (``MctsParams.fixed_corners``): from blue's first piece on it
+places each first piece on a corner Pentobi's rule leaves, and plans with the others' first
+pieces there too. With ``--free-corners`` (and with ``--cli`` / ``--paired``, which play as the
+command line does) it plays the site's game instead: when it picks a corner no symmetry can
+match, its first piece is moved (the same piece, turned or mirrored with the board) to the
+corner Pentobi's rule leaves it, and the report counts how often that happened.
 
 **sgf-check.** Plays finished classic games with our AIs (two, three and four players, corners
 as above), writes them with ``games.engine.blksgf.export``, loads each with ``loadsgf`` into a
@@ -279,11 +281,24 @@ def square_list(value: int) -> str:
 
 
 def play_game(game: dict) -> dict:
-    """One game (``game``: players, our_seat, level, budget, sims, threads, seed, pentobi argv)."""
+    """One game (``game``: players, our_seat, level, budget, sims, threads, seed, pentobi argv),
+    with the search's constants set for it (``--threads``, ``--param``, ``--free-corners``) and
+    put back afterwards (a run of one job plays in the caller's process)."""
+    params = dict(game.get("params") or {})  # --param: a variant of the search
+    params.setdefault("fixed_corners", 1 if game.get("fixed_corners") else 0)
     if game.get("threads"):
-        mcts.configure(threads=game["threads"])
-    for name, value in (game.get("params") or {}).items():  # --param: a variant of the search
-        setattr(mcts.MctsParams, name, value)
+        params["threads"] = game["threads"]
+    before = {name: getattr(mcts.MctsParams, name) for name in params}
+    try:
+        for name, value in params.items():
+            setattr(mcts.MctsParams, name, value)
+        return _play_game(game)
+    finally:
+        for name, value in before.items():
+            setattr(mcts.MctsParams, name, value)
+
+
+def _play_game(game: dict) -> dict:
     players, our_seat = game["players"], game["our_seat"]
     state = initial = new_game(mode="classic", players=players, scoring="advanced")
     board_map = BoardMap()
@@ -355,6 +370,7 @@ def games_of(args, argv_for) -> list[dict]:
                     "sims": args.sims,
                     "threads": args.threads,
                     "params": args.param,
+                    "fixed_corners": not args.free_corners,
                     "seed": seed,
                     "argv": argv_for(seed),
                     "sgf_dir": args.sgf,
@@ -488,6 +504,7 @@ def arena_report(args, argv, results, revision, started, load_before) -> dict:
         "sims": args.sims,
         "threads": args.threads,
         "params": args.param,
+        "corners": "free" if args.free_corners else "fixed",
         "cli": args.cli,
         "paired": args.paired,
         "players": args.players,
@@ -563,6 +580,8 @@ def arena_markdown(report: dict) -> str:
         who += f", {report['sims']} simulations a search"
     if report.get("params"):
         who += ", " + ", ".join(f"{k}={v}" for k, v in report["params"].items())
+    if report.get("corners") == "free" and not report.get("cli") and not report.get("paired"):
+        who += ", free corners (R3.1; first pieces moved to Pentobi's)"
     if report.get("cli"):
         who += ", from the command line (a process per move)"
     last_seed = max((g["seed"] for g in report["games"]), default=report["seed"])
@@ -738,11 +757,19 @@ def arena_args(argv: list[str]):
         help="play every game twice, in this process and then from the command line (--cli), "
         "and report both and the difference",
     )
+    parser.add_argument(
+        "--free-corners",
+        action="store_true",
+        help="our search plays the site's game, each first piece on any free corner (R3.1), "
+        "and the arena moves a first piece Pentobi refuses (implied by --cli and --paired); "
+        "default: it knows Pentobi's fixed corners (MctsParams.fixed_corners)",
+    )
     args = parser.parse_args(argv)
     args.param = dict(args.param)
+    args.free_corners = args.free_corners or args.cli or args.paired
     if args.paired and args.cli:
         parser.error("--paired already plays every game from the command line too")
-    if (args.cli or args.paired) and (args.threads or args.param):
+    if (args.cli or args.paired) and (args.threads or args.param or "fixed_corners" in argv):
         parser.error(
             "--cli and --paired play the level as the command line does: no --threads/--param"
         )

@@ -362,3 +362,36 @@ def test_a_process_forked_after_a_threaded_search_searches_too():
         assert child.exitcode == 0
     finally:
         mcts.configure(threads=threads)
+
+
+class _FixedCorners(mcts.MctsParams):
+    fixed_corners = 1
+
+
+def _corner(value: int) -> str:
+    (corner,) = set(placement_text(value).split(",")) & {"a1", "t1", "a20", "t20"}
+    return corner
+
+
+_OPPOSITE = {"a1": "t20", "t20": "a1", "t1": "a20", "a20": "t1"}
+
+
+@pytest.mark.parametrize("blue_corner", ["a1", "t1", "a20", "t20"])
+def test_with_fixed_corners_red_starts_opposite_blue_and_yellow_and_green_beside_it(blue_corner):
+    """The Pentobi arena's game (MctsParams.fixed_corners; R3.1 leaves every free corner open
+    on the site): once blue has placed, the search puts yellow's and green's first pieces on a
+    corner beside blue's and red's on the corner opposite, and so does its tree below the root:
+    yellow's pick leaves red's corner free."""
+    s = new_game(mode="classic", players=2, seed=3)
+    blue = next(v for v in legal_placements(s) if _corner(v) == blue_corner)
+    s = apply(s, {"place": placement_text(blue)})
+    beside = {"a1", "t1", "a20", "t20"} - {blue_corner, _OPPOSITE[blue_corner]}
+    for colour in ("yellow", "red", "green"):
+        value, _ = mcts.mcts_choose(
+            s, deadline=float("inf"), max_sims=300, seed=7, params=_FixedCorners
+        )
+        want = {_OPPOSITE[blue_corner]} if colour == "red" else beside
+        assert _corner(value) in want, (colour, placement_text(value))
+        moves = {_corner(mcts.PLACEMENTS[m]) for m in mcts.root_considered(s, fixed_corners=True)}
+        assert moves <= want and moves
+        s = apply(s, {"place": placement_text(value)})

@@ -301,6 +301,18 @@ def test_a_run_stopped_midway_keeps_the_games_it_played_in_its_json_report(
     assert report["summary"]["games"] == 2
 
 
+def test_our_search_knows_pentobis_corners_and_none_of_its_first_pieces_is_moved(fake_gtp):
+    """By default the search plays Pentobi's fixed-corner game (MctsParams.fixed_corners): the
+    arena never has to move one of its first pieces; --free-corners plays the site's R3.1."""
+    argv = ["--level", "expert", "--sims", "60", "--budget", "30", "--games", "2", "--seed", "5"]
+    report = arena.run_arena(arena.arena_args(argv), fake_gtp, [])
+    s = report["summary"]
+    assert report["corners"] == "fixed" and s["our_first_pieces"] == 4
+    assert s["corners_moved"] == 0
+    free = arena.arena_args([*argv, "--free-corners"])
+    assert free.free_corners and arena.arena_args(["--paired", "--level", "expert"]).free_corners
+
+
 def test_the_arena_plays_four_players(fake_gtp):
     args = arena.arena_args(["--level", "beginner", "--players", "4", "--games", "1"])
     report = arena.run_arena(args, fake_gtp, [])

@@ -13,8 +13,13 @@ from games.engine.pieces import PIECES, PLACEMENTS
 from games.engine.rules import legal_placements
 
 from .position import (
+    CORNER_SQUARES,
     MAX_MOVES,
+    P_ATTL,
+    P_ATTN,
+    P_ISATT,
     P_LAST,
+    P_ONB,
     P_USED,
     considered_mask,
     generate,
@@ -28,13 +33,18 @@ from .position import (
 )
 from .priors import new_grids
 from .search import SLICE, MctsParams, _run
-from .tables import NPIECES, T_PIECE, T_SIZE, Tables, placement_index
+from .tables import CELLS, NPIECES, T_CELLS, T_PIECE, T_SIZE, Tables, placement_index
 
 
-def position_arrays(state):
+def position_arrays(state, fixed_corners: bool = False):
     """The search's root position for an engine ``State``: its pieces placed in the order the
     state lists them (Recycle and Warp change those lists), supplies and last pieces as the
-    state has them."""
+    state has them.
+
+    ``fixed_corners`` (``MctsParams.fixed_corners``; the Pentobi arena): the colours play the
+    fixed-corner game of the printed rule sheets and Pentobi instead of R3.1's free corners:
+    once blue has placed, red's first piece must cover the corner opposite blue's, yellow's and
+    green's one of the two beside it (``start_corners``)."""
     tab = Tables.get()
     pos = new_position()
     hist = (np.full(3, -1, np.int32), np.zeros(3, np.int32))
@@ -46,7 +56,32 @@ def position_arrays(state):
         used[c] = [0 if state.supply[c] >> p & 1 else 1 for p in range(NPIECES)]
         last = state.last_piece[c]
         lastp[c] = -1 if last is None else PIECES.index(last)
+    if fixed_corners and state.mode == "classic" and state.pieces[0]:
+        first = {int(q) for q in tab[T_CELLS][placement_index(state.pieces[0][0])]}
+        (corner,) = first & set(CORNER_SQUARES)  # R3.1: blue's first piece covers one corner
+        start_corners(pos, corner)
     return pos
+
+
+def start_corners(pos, blue: int) -> None:
+    """Limit the first piece of each colour still without one to the corners the fixed-corner
+    game leaves it once blue's first piece covers corner square ``blue`` (``position_arrays``):
+    red the corner opposite, yellow and green the two beside it. Before blue's first piece
+    every corner stays open (the board's symmetries make them one), and the tree lets the later
+    colours take any free corner."""
+    att_list, att_n, is_att, onboard = pos[P_ATTL], pos[P_ATTN], pos[P_ISATT], pos[P_ONB]
+    opposite = CELLS - 1 - blue
+    beside = [q for q in CORNER_SQUARES if q not in (blue, opposite)]
+    for c in (1, 2, 3):
+        if onboard[c]:
+            continue
+        allowed = [opposite] if c == 2 else beside
+        for i in range(att_n[c]):
+            is_att[c, att_list[c, i]] = 0
+        for i, q in enumerate(allowed):
+            att_list[c, i] = q
+            is_att[c, q] = 1
+        att_n[c] = len(allowed)
 
 
 def owners(state) -> np.ndarray:
@@ -297,7 +332,7 @@ def _search(state, deadline, max_sims, seed, params, keep, settle, clock):
     statistics so far."""
     tab = Tables.get()
     count = len(tab[T_PIECE])
-    root = position_arrays(state)
+    root = position_arrays(state, params.fixed_corners)
     owner = owners(state)
     hist = history(state)
     players = state.players
@@ -435,10 +470,12 @@ def root_moves(state) -> list[int]:
     return sorted(PLACEMENTS[int(m)] for m in out[:n])
 
 
-def root_considered(state) -> list[int]:
-    """The placements the tree's expansion generates for the colour to move (tests)."""
+def root_considered(state, fixed_corners: bool = False) -> list[int]:
+    """The placements (table indices) the tree's expansion generates for the colour to move
+    (tests)."""
     tab = Tables.get()
     out = np.empty(MAX_MOVES, np.int32)
     lists = new_lists(len(tab[T_PIECE]))
-    n = generate_considered(state.turn, position_arrays(state), tab, lists, out, 0)
+    pos = position_arrays(state, fixed_corners)
+    n = generate_considered(state.turn, pos, tab, lists, out, 0)
     return sorted(int(m) for m in out[:n])
