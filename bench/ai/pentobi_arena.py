@@ -430,6 +430,8 @@ def summarize(results: list[dict]) -> dict:
         "mean_margin": round(mean, 2),
         "margin_ci95": [round(mlo, 2), round(mhi, 2)],
         "our_decisions": len(ours),
+        "our_mean_s": round(sum(ours) / len(ours), 3) if ours else 0.0,
+        "pentobi_mean_s": round(sum(theirs) / len(theirs), 3) if theirs else 0.0,
         "our_p50_s": round(percentile(ours, 0.5), 3),
         "our_p95_s": round(percentile(ours, 0.95), 3),
         "pentobi_moves": len(theirs),
@@ -448,6 +450,16 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
 
     draw_seed(args)
     Path(args.sgf).mkdir(parents=True, exist_ok=True)
+    if args.equal_time:
+        args.calibration = pentobi_seconds(args, argv_for)
+        args.budget = args.calibration["mean_s"]
+        print(
+            f"pentobi_arena: Pentobi level {args.pentobi_level} took {args.budget:.3f} s a move "
+            f"(mean of {args.calibration['moves']} moves in {args.calibration['games']} "
+            "self-play games): our budget",
+            file=sys.stderr,
+            flush=True,
+        )
     games = games_of(args, argv_for)
     results = []
     revision = commit()  # the code that plays, even if HEAD moves during a long run
@@ -484,6 +496,44 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
     return arena_report(args, argv, results, revision, started, load_before)
 
 
+def self_play_times(argv: list[str]) -> list[float]:
+    """Seconds of each ``genmove`` of a Pentobi self-play game (``argv`` starts the engine):
+    every colour in turn until all four pass."""
+    times = []
+    with Gtp(argv) as gtp:
+        passes = 0
+        colour = 0
+        while passes < 4:
+            began = time.perf_counter()
+            answer = gtp.send(f"genmove {COLOUR_NUMBER[COLOURS[colour]]}").strip()
+            if answer.lower() == "pass":
+                passes += 1
+            else:
+                times.append(time.perf_counter() - began)
+                passes = 0
+            colour = (colour + 1) % 4
+    return times
+
+
+def pentobi_seconds(args, argv_for) -> dict:
+    """``--equal-time``: Pentobi's mean seconds a move at its level on this machine now, from
+    ``--jobs`` self-play games played at once (so under the run's load), with the run's books
+    and seeds before the run's own (``seed - 1``, ``seed - 2``, ...)."""
+    argvs = [argv_for(args.seed - 1 - k) for k in range(args.jobs)]
+    if args.jobs == 1:
+        per_game = [self_play_times(argvs[0])]
+    else:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            per_game = list(pool.map(self_play_times, argvs))
+    times = [t for game in per_game for t in game]
+    return {
+        "games": len(per_game),
+        "moves": len(times),
+        "mean_s": round(sum(times) / len(times), 3),
+        "p50_s": round(percentile(times, 0.5), 3),
+    }
+
+
 def draw_seed(args) -> None:
     """The run's first seed: drawn from the operating system's randomness unless ``--seed``
     gave one; and the folder its games are kept in (``--sgf``, else one under ``OUT``)."""
@@ -504,6 +554,7 @@ def arena_report(args, argv, results, revision, started, load_before) -> dict:
         "sims": args.sims,
         "threads": args.threads,
         "params": args.param,
+        "equal_time": getattr(args, "calibration", None),
         "corners": "free" if args.free_corners else "fixed",
         "cli": args.cli,
         "paired": args.paired,
@@ -608,6 +659,7 @@ def arena_markdown(report: dict) -> str:
             *(summary_row(name, x) for name, x in rows),
             "",
             *paired_lines(report.get("difference")),
+            *equal_time_lines(report.get("equal_time"), s),
             " ".join(
                 f"{name}Elo difference {fmt_elo(x.get('elo'))}; by our seat (games, points): "
                 f"{x.get('by_seat', {})}."
@@ -625,6 +677,20 @@ def arena_markdown(report: dict) -> str:
             f"{report['load_before']} before, {report['load_after']} after.",
         ]
     )
+
+
+def equal_time_lines(calibration: dict | None, s: dict) -> list[str]:
+    """``--equal-time``: where our budget came from, and both sides' mean seconds a move in the
+    games themselves."""
+    if not calibration:
+        return []
+    return [
+        f"Equal time: Pentobi's mean {calibration['mean_s']} s a move (median "
+        f"{calibration['p50_s']} s) over {calibration['moves']} moves of {calibration['games']} "
+        f"self-play game(s) before the run was our budget. In the games: our mean "
+        f"{s.get('our_mean_s')} s a decision, Pentobi's {s.get('pentobi_mean_s')} s a move.",
+        "",
+    ]
 
 
 # -- sgf-check ----------------------------------------------------------------------------------
@@ -758,6 +824,12 @@ def arena_args(argv: list[str]):
         "and report both and the difference",
     )
     parser.add_argument(
+        "--equal-time",
+        action="store_true",
+        help="before the games, time Pentobi at --pentobi-level in self-play (--jobs games at "
+        "once, its books as in the run) and give our level its mean seconds a move as --budget",
+    )
+    parser.add_argument(
         "--free-corners",
         action="store_true",
         help="our search plays the site's game, each first piece on any free corner (R3.1), "
@@ -773,6 +845,8 @@ def arena_args(argv: list[str]):
         parser.error(
             "--cli and --paired play the level as the command line does: no --threads/--param"
         )
+    if args.equal_time and args.budget is not None:
+        parser.error("--equal-time sets the budget from Pentobi's time: no --budget")
     positive = (args.budget, args.sims)
     if args.games < 1 or args.jobs < 1 or any(v is not None and v <= 0 for v in positive):
         parser.error("--games, --jobs, --budget and --sims must be positive")

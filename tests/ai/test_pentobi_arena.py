@@ -396,3 +396,20 @@ def test_a_run_writes_down_its_seeds_commit_load_and_keeps_its_games(fake_gtp, t
     assert [f.name for f in files] == [f"game00{g}-seed{seed}.blksgf" for g in (0, 1)]
     assert all(replay(parse(f.read_text())).over for f in files)
     assert "(drawn for this run)" in out.out and f"games kept in {kept}" in out.out
+
+
+def test_equal_time_gives_our_level_pentobis_mean_seconds_a_move(fake_gtp, capsys):
+    """--equal-time (issue: equal time against a Pentobi level): Pentobi's self-play before the
+    games sets our budget, and the report shows both sides' means in the games."""
+    argv = ["--level", "expert", "--sims", "40", "--equal-time", "--games", "1", "--seed", "9"]
+    args = arena.arena_args(argv)
+    report = arena.run_arena(args, fake_gtp, argv)
+    calibration = report["equal_time"]
+    assert calibration["games"] == 1 and calibration["moves"] > 40
+    assert report["budget"] == calibration["mean_s"] > 0
+    s = report["summary"]
+    assert s["our_mean_s"] > 0 and s["pentobi_mean_s"] >= 0 and s["pentobi_moves"] > 20
+    assert "Equal time: Pentobi's mean" in arena.arena_markdown(report)
+    assert "pentobi_arena: Pentobi level 5 took" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        arena.arena_args(["--equal-time", "--budget", "2"])
