@@ -11,8 +11,11 @@ in ``PENTOBI_GTP``. Pentobi's opening books (``opening_books/`` in its source) a
     .venv/bin/python bench/ai/pentobi_arena.py sgf-check [--games 2]
 
 **Arena.** Classic Blokus with Pentobi's rules: two players (``--players 2``, Pentobi's
-``classic_2``: blue and red against yellow and green, R2.3) or four (``classic``: one colour for
-us, three for Pentobi). Scores are R8.4's advanced scoring, which is Pentobi's counting (Pentobi
+``classic_2``: blue and red against yellow and green, R2.3), three (``classic_3``: one colour
+each, green shared and taken in rotation by blue's player, yellow's, red's, as R2.4 and
+Pentobi's alternate player agree) or four (``classic``: one colour for us, three for Pentobi).
+With three and four players the report counts our first places against the fair share and our
+mean place. Scores are R8.4's advanced scoring, which is Pentobi's counting (Pentobi
 counts squares on the board where R8.4 counts squares left, 89 apart per colour, with the same
 +15 / +5 bonuses), so both engines must agree on every final score, and they are checked to. Our
 side moves with ``games.ai.decide`` from its seat's view, Pentobi with ``genmove``; every move of
@@ -55,6 +58,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -340,6 +344,8 @@ def _play_game(game: dict) -> dict:
         "cli": bool(game.get("cli")),
         "our_colours": ours["colours"],
         "outcome": outcome,
+        "our_place": ours["place"],
+        "first_share": 1.0 / len(firsts) if ours["place"] == 1 else 0.0,
         "our_score": ours["score"],
         "best_pentobi_score": max(p["score"] for p in theirs),
         "pentobi_final_score": final,
@@ -418,9 +424,13 @@ def summarize(results: list[dict]) -> dict:
     for seat in sorted({r["our_seat"] for r in results}):
         mine = [r for r in results if r["our_seat"] == seat]
         seats[str(seat)] = [len(mine), sum(points(r) for r in mine)]
+    places = [r["our_place"] for r in results if "our_place" in r]
+    firsts = sum(r.get("first_share", 0.0) for r in results)
     return {
         "elo": elo(rate, n),
         "by_seat": seats,
+        "mean_place": round(statistics.fmean(places), 3) if places else None,
+        "firsts": round(firsts, 2),  # a first place shared by k counts 1/k
         "games": n,
         "wins": wins,
         "draws": draws,
@@ -638,7 +648,11 @@ def arena_markdown(report: dict) -> str:
     last_seed = max((g["seed"] for g in report["games"]), default=report["seed"])
     if report.get("paired"):
         who += ", in this process and from the command line, game by game"
-    mode = "two players (classic_2)" if report["players"] == 2 else "four players (classic)"
+    mode = {
+        2: "two players (classic_2)",
+        3: "three players (classic_3)",
+        4: "four players (classic)",
+    }[report["players"]]
     rows = [("", s)]
     if report.get("paired"):
         rows = [
@@ -660,6 +674,7 @@ def arena_markdown(report: dict) -> str:
             "",
             *paired_lines(report.get("difference")),
             *equal_time_lines(report.get("equal_time"), s),
+            *places_lines(report["players"], s),
             " ".join(
                 f"{name}Elo difference {fmt_elo(x.get('elo'))}; by our seat (games, points): "
                 f"{x.get('by_seat', {})}."
@@ -677,6 +692,20 @@ def arena_markdown(report: dict) -> str:
             f"{report['load_before']} before, {report['load_after']} after.",
         ]
     )
+
+
+def places_lines(players: int, s: dict) -> list[str]:
+    """Three and four players: our first places against the fair share, and our mean place."""
+    if players == 2 or not s.get("games") or s.get("mean_place") is None:
+        return []
+    share = s["firsts"] / s["games"]
+    fair = 1 / players
+    return [
+        f"First places: {s['firsts']:g} of {s['games']} ({share:.1%}; a first place shared by k "
+        f"counts 1/k), {share / fair:.2f}x the fair share of {fair:.1%}; mean place "
+        f"{s['mean_place']:.2f} of {players}; margin: our score minus the best Pentobi colour's.",
+        "",
+    ]
 
 
 def equal_time_lines(calibration: dict | None, s: dict) -> list[str]:
@@ -799,7 +828,7 @@ def arena_args(argv: list[str]):
         help="play only the games where we sit in these seats (e.g. 1: the second player)",
     )
     parser.add_argument("--pentobi-level", type=int, default=5, choices=range(1, 10))
-    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument(
         "--seed", type=int, default=None, help="first seed of the list (default: drawn per run)"

@@ -320,6 +320,25 @@ def test_the_arena_plays_four_players(fake_gtp):
     assert len(report["games"][0]["pentobi_final_score"].split()) == 4
 
 
+def test_the_arena_plays_three_players_and_counts_first_places_and_mean_place(fake_gtp):
+    """classic_3: one colour ours, two Pentobi's, the shared green taken in rotation (R2.4:
+    blue's player first, as Pentobi's alternate player); our seat rotates from game to game."""
+    args = arena.arena_args(["--level", "beginner", "--players", "3", "--games", "3"])
+    report = arena.run_arena(args, fake_gtp, [])
+    games = report["games"]
+    assert [g["our_seat"] for g in games] == [0, 1, 2]
+    assert [g["our_colours"] for g in games] == [["blue"], ["yellow"], ["red"]]
+    assert all(len(g["pentobi_final_score"].split()) >= 3 for g in games)
+    s = report["summary"]
+    places = [g["our_place"] for g in games]
+    assert s["mean_place"] == round(sum(places) / 3, 3) and all(1 <= p <= 3 for p in places)
+    assert s["firsts"] == round(sum(g["first_share"] for g in games), 2)
+    if not s["draws"]:  # no shared first place: every first place counts 1
+        assert s["firsts"] == places.count(1) == s["wins"]
+    text = arena.arena_markdown(report)
+    assert "three players (classic_3)" in text and "fair share of 33.3%" in text
+
+
 def test_an_illegal_pentobi_move_stops_the_run(fake_gtp, monkeypatch):
     monkeypatch.setenv("FAKE_GTP_ILLEGAL", "1")
     args = arena.arena_args(["--level", "beginner", "--games", "1"])
