@@ -81,6 +81,7 @@ from bench.ai.arena import (  # noqa: E402
     wilson,
 )
 from games.ai import LEVELS, decide, mcts  # noqa: E402
+from games.ai.expert import ExpertParams  # noqa: E402
 
 # The GTP client and Pentobi's coordinates are the bridge's (games.bots.gtp): one copy.
 from games.bots.gtp import (  # noqa: E402
@@ -293,13 +294,16 @@ def play_game(game: dict) -> dict:
     if game.get("threads"):
         params["threads"] = game["threads"]
     before = {name: getattr(mcts.MctsParams, name) for name in params}
+    had_book = ExpertParams.book
     try:
         for name, value in params.items():
             setattr(mcts.MctsParams, name, value)
+        ExpertParams.book = game.get("book", True)  # --no-book
         return _play_game(game)
     finally:
         for name, value in before.items():
             setattr(mcts.MctsParams, name, value)
+        ExpertParams.book = had_book
 
 
 def _play_game(game: dict) -> dict:
@@ -377,6 +381,7 @@ def games_of(args, argv_for) -> list[dict]:
                     "threads": args.threads,
                     "params": args.param,
                     "fixed_corners": not args.free_corners,
+                    "book": not args.no_book,
                     "seed": seed,
                     "argv": argv_for(seed),
                     "sgf_dir": args.sgf,
@@ -566,6 +571,7 @@ def arena_report(args, argv, results, revision, started, load_before) -> dict:
         "params": args.param,
         "equal_time": getattr(args, "calibration", None),
         "corners": "free" if args.free_corners else "fixed",
+        "book": not args.no_book,
         "cli": args.cli,
         "paired": args.paired,
         "players": args.players,
@@ -643,6 +649,8 @@ def arena_markdown(report: dict) -> str:
         who += ", " + ", ".join(f"{k}={v}" for k, v in report["params"].items())
     if report.get("corners") == "free" and not report.get("cli") and not report.get("paired"):
         who += ", free corners (R3.1; first pieces moved to Pentobi's)"
+    if report.get("book") is False:
+        who += ", without our opening book"
     if report.get("cli"):
         who += ", from the command line (a process per move)"
     last_seed = max((g["seed"] for g in report["games"]), default=report["seed"])
@@ -859,6 +867,11 @@ def arena_args(argv: list[str]):
         "once, its books as in the run) and give our level its mean seconds a move as --budget",
     )
     parser.add_argument(
+        "--no-book",
+        action="store_true",
+        help="our levels search their first moves too (ExpertParams.book off: games/ai/book.py)",
+    )
+    parser.add_argument(
         "--free-corners",
         action="store_true",
         help="our search plays the site's game, each first piece on any free corner (R3.1), "
@@ -870,9 +883,11 @@ def arena_args(argv: list[str]):
     args.free_corners = args.free_corners or args.cli or args.paired
     if args.paired and args.cli:
         parser.error("--paired already plays every game from the command line too")
-    if (args.cli or args.paired) and (args.threads or args.param or "fixed_corners" in argv):
+    banned = args.threads or args.param or args.no_book or "fixed_corners" in argv
+    if (args.cli or args.paired) and banned:
         parser.error(
-            "--cli and --paired play the level as the command line does: no --threads/--param"
+            "--cli and --paired play the level as the command line does: no --threads, "
+            "--param or --no-book"
         )
     if args.equal_time and args.budget is not None:
         parser.error("--equal-time sets the budget from Pentobi's time: no --budget")

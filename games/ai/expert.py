@@ -3,7 +3,8 @@
 For the decision at hand (``state`` is a determinization of the seat's view: hidden cards are
 sampled, determinize.py):
 
-* **Placements** (every decision of classic mode; Shuffle's after the card): the search's most
+* **Placements** (every decision of classic mode; Shuffle's after the card): the opening book's
+  move where it holds the position (book.py, ``ExpertParams.book``), else the search's most
   visited root move. In Shuffle mode the search places as if no more cards were played after
   the one in force.
 * **Shuffle's other decisions** (a card, a kept card, a declared colour, a piece to recycle or
@@ -29,6 +30,7 @@ from games.engine.rules import placement_text
 from games.engine.steps import PLACE_STEPS
 
 from . import mcts
+from .book import book_move
 from .evaluate import seat_weights
 from .levels import DEFAULT_BUDGET
 from .players import Casual, warp_options
@@ -41,6 +43,9 @@ clock = time.perf_counter
 
 
 class ExpertParams:
+    # Placements in the opening from the book (book.py: two players, the first plies, built by
+    # bench/ai/make_book.py from our own long searches) where it holds the position.
+    book = True
     # Of a Shuffle choice's budget, the share its candidates' searches spend (the rest: the
     # margin for the turn's p95).
     budget_share = 0.9
@@ -79,6 +84,10 @@ def expert_action(
     actions = legal_actions(state)
     if len(actions) == 1:
         return actions[0]
+    if params.book:
+        value = book_move(state, fixed_corners=bool(mcts.MctsParams.fixed_corners))
+        if value is not None:
+            return {"place": placement_text(value)}
     seed = rng.randrange(1 << 31)
     until = clock() + budget * mcts.MctsParams.budget_share
     value, _ = mcts.mcts_choose(

@@ -17,7 +17,7 @@ import queue
 import subprocess
 import threading
 
-from games.engine.blksgf import COLOUR_NUMBER, PENTOBI_CORNER, SYMMETRIES
+from games.engine.blksgf import COLOUR_NUMBER, INVERSE, PENTOBI_CORNER, SYMMETRIES
 from games.engine.pieces import W, parse_square, square_name
 
 Cell = tuple[int, int]  # (column, row) from 0: a1 is (0, 0), t20 is (19, 19), as in R1.1
@@ -52,18 +52,6 @@ def parse_move(text: str) -> list[Cell]:
 def format_move(cells) -> str:
     """Cells as Pentobi writes a move: squares in its order a1, b1, ..., a2, ... (Pentobi-SGF)."""
     return ",".join(square_name(x, y) for x, y in sorted(cells, key=lambda c: (c[1], c[0])))
-
-
-def _inverse(i: int) -> int:
-    f = SYMMETRIES[i]
-    return next(
-        j
-        for j, g in enumerate(SYMMETRIES)
-        if all(g(*f(x, y)) == (x, y) for x, y in ((1, 2), (3, 7)))
-    )
-
-
-INVERSE = tuple(_inverse(i) for i in range(len(SYMMETRIES)))
 
 
 class BoardMap:

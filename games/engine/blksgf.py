@@ -58,6 +58,18 @@ SYMMETRIES = (
 )
 
 
+def _inverse(i: int) -> int:
+    f = SYMMETRIES[i]
+    return next(
+        j
+        for j, g in enumerate(SYMMETRIES)
+        if all(g(*f(x, y)) == (x, y) for x, y in ((1, 2), (3, 7)))
+    )
+
+
+INVERSE = tuple(_inverse(i) for i in range(len(SYMMETRIES)))  # SYMMETRIES[INVERSE[i]] undoes i
+
+
 class ExportError(ValueError):
     """The game cannot be written as a Pentobi file (the message says why)."""
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bench.ai import pentobi_arena as arena
+from games.ai import mcts
 from games.bots.gtp import INVERSE
 from games.engine import COLOURS, apply, legal_placements, new_game
 from games.engine.blksgf import PENTOBI_CORNER, SYMMETRIES
@@ -194,7 +195,7 @@ def test_cli_moves_come_from_a_command_line_process_given_the_game_so_far():
 
 
 def test_cli_refuses_what_the_command_line_cannot_be_told():
-    for extra in (["--threads", "1"], ["--param", "lgr=0"], ["--sims", "0"]):
+    for extra in (["--threads", "1"], ["--param", "lgr=0"], ["--sims", "0"], ["--no-book"]):
         with pytest.raises(SystemExit):
             arena.arena_args(["--cli", *extra])
     assert arena.arena_args(["--cli", "--level", "expert"]).cli
@@ -309,6 +310,7 @@ def test_our_search_knows_pentobis_corners_and_none_of_its_first_pieces_is_moved
     s = report["summary"]
     assert report["corners"] == "fixed" and s["our_first_pieces"] == 4
     assert s["corners_moved"] == 0
+    assert report["book"] is True and mcts.MctsParams.fixed_corners == 0  # put back
     free = arena.arena_args([*argv, "--free-corners"])
     assert free.free_corners and arena.arena_args(["--paired", "--level", "expert"]).free_corners
 
