@@ -81,6 +81,7 @@ from bench.ai.arena import (  # noqa: E402
     wilson,
 )
 from games.ai import LEVELS, decide, mcts  # noqa: E402
+from games.ai.book import book_move  # noqa: E402
 from games.ai.expert import ExpertParams  # noqa: E402
 
 # The GTP client and Pentobi's coordinates are the bridge's (games.bots.gtp): one copy.
@@ -213,6 +214,9 @@ def _our_move(state, seat: int, game: dict, board_map: BoardMap, out: dict):
     colour = COLOURS[state.turn]
     began = time.perf_counter()
     seed = game["seed"] * 1009 + state.ply
+    if game["level"] in ("expert", "master") and ExpertParams.book:  # counted, not played here
+        fixed = bool(mcts.MctsParams.fixed_corners)
+        out["book_moves"] += book_move(state, fixed_corners=fixed) is not None
     if game.get("cli"):
         action = cli_move(game, out.get("actions", []), seed)
     else:
@@ -310,7 +314,13 @@ def _play_game(game: dict) -> dict:
     players, our_seat = game["players"], game["our_seat"]
     state = initial = new_game(mode="classic", players=players, scoring="advanced")
     board_map = BoardMap()
-    out = {"our_times": [], "pentobi_times": [], "corners_moved": 0, "our_first_pieces": 0}
+    out = {
+        "our_times": [],
+        "pentobi_times": [],
+        "corners_moved": 0,
+        "our_first_pieces": 0,
+        "book_moves": 0,
+    }
     with Gtp(game["argv"]) as gtp:
         version = gtp.send("version")
         while not state.over:
@@ -454,6 +464,7 @@ def summarize(results: list[dict]) -> dict:
         "pentobi_p95_s": round(percentile(theirs, 0.95), 3),
         "corners_moved": sum(r["corners_moved"] for r in results),
         "our_first_pieces": sum(r["our_first_pieces"] for r in results),
+        "book_moves": sum(r.get("book_moves", 0) for r in results),
     }
 
 
@@ -695,7 +706,8 @@ def arena_markdown(report: dict) -> str:
             f"{' (drawn for this run)' if report.get('seed_drawn') else ''}, seats alternated"
             f"{'; games kept in ' + report['sgf'] if report.get('sgf') else ''}. "
             "Our first pieces moved to Pentobi's corner: "
-            f"{s['corners_moved']} of {s['our_first_pieces']}. Commit {report['commit']}, "
+            f"{s['corners_moved']} of {s['our_first_pieces']}; our moves from our opening book: "
+            f"{s.get('book_moves', 0)}. Commit {report['commit']}, "
             f"{report['date']}, {report['machine']}; wall {report['wall_s']} s, load "
             f"{report['load_before']} before, {report['load_after']} after.",
         ]
