@@ -79,6 +79,11 @@ class MctsParams:
     # opposite blue, yellow and green beside it: ``choose.start_corners``) instead of R3.1's
     # free corners. The Pentobi arena plays that game; the site never sets it.
     fixed_corners = 0
+    # 1: in classic two-player searches from a root with fewer than ``early_end_pieces`` pieces,
+    # a playout stops once a player behind can place no more (position.playout; Pentobi's
+    # early termination, used there before 40 moves).
+    early_end = 0
+    early_end_pieces = 40
 
 
 # -- the compiled part ----------------------------------------------------------------------
@@ -248,6 +253,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     hist0_col, hist0_mv = hist0
     hist = (hist_col, hist_mv)
     use_lgr = params[21] > 0.0
+    early = params[22] > 0.0
     seq_col, seq_mv = reply[4], reply[5]
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
     for _ in range(count):
@@ -297,7 +303,8 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
                 break
             if n_count[node] < 0 and e_visits[pick] < expand_after + expand_inc * (depth - 1):
                 break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
-        n = playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen, reply, use_lgr)
+        n = playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen, reply, use_lgr,
+                    early)  # fmt: skip
         values(used, lastp, psize, owner, players, advanced, params, vals, points)
         if depth > 0:  # every seat's value, by the root's edge (``choose.seat_value``)
             root_edge = path_edges[0] - n_first[0]
