@@ -67,7 +67,7 @@ def build(name: str, sims: int, depth: int, width: int, seed: int, threads: int,
     for ply in range(depth):
         following = []
         for state in frontier:
-            key, k = book.position_key(state)
+            key, k = book.position_key(state, Params.fixed_corners == 1)
             if key in positions:
                 continue
             began = time.perf_counter()

@@ -38,12 +38,12 @@ paired run then plays every pair twice alike.
 blue at a20, yellow t20, red t1, green a1. The two boards are the same board under one of its
 eight symmetries (turns and mirror images, as in games/engine/blksgf.py), chosen as the colours
 take their corners. Pentobi's rule is stricter: red must start opposite blue, and yellow next to
-blue. Our search is told so (``MctsParams.fixed_corners``): from blue's first piece on it
-places each first piece on a corner Pentobi's rule leaves, and plans with the others' first
-pieces there too. With ``--free-corners`` (and with ``--cli`` / ``--paired``, which play as the
-command line does) it plays the site's game instead: when it picks a corner no symmetry can
-match, its first piece is moved (the same piece, turned or mirrored with the board) to the
-corner Pentobi's rule leaves it, and the report counts how often that happened.
+blue. Our search is told so (``MctsParams.fixed_corners``): it places each colour's first
+piece on Pentobi's corner for it, so the symmetry stays the identity, and plans with the
+others' first pieces there too. With ``--free-corners`` (and with ``--cli`` / ``--paired``,
+which play as the command line does) it plays the site's game instead: when it picks a corner
+no symmetry can match, its first piece is moved (the same piece, turned or mirrored with the
+board) to the corner Pentobi's rule leaves it, and the report counts how often that happened.
 
 **sgf-check.** Plays finished classic games with our AIs (two, three and four players, corners
 as above), writes them with ``games.engine.blksgf.export``, loads each with ``loadsgf`` into a

@@ -12,7 +12,8 @@ position the book does not hold, or a book move that is not legal there, is sear
   to this module with the command, commit and simulation count that made it.
 * **Symmetry.** A position is stored once for its eight board symmetries (turns and mirror
   images): its key is the smallest of its eight texts (``position_key``), and the move is
-  stored as seen in that symmetry and turned back on the way out.
+  stored as seen in that symmetry and turned back on the way out. Not in the fixed-corner game,
+  where a symmetry would move a colour off its corner.
 * **Shuffle.** Only the setup round (R3.1, R3.2: no card is played before every colour has its
   first piece), where the position is the placements alone; the search values it as Shuffle
   does (two players: the worse colour's score, R8.3). Later, the hands decide and no book can.
@@ -58,11 +59,14 @@ def _seen(texts: list[list[str]], k: int) -> str:
     )
 
 
-def position_key(state) -> tuple[str, int]:
+def position_key(state, fixed_corners: bool = False) -> tuple[str, int]:
     """The position's key (its placements, colour by colour in the order played, as seen in the
-    symmetry whose text is the smallest) and that symmetry's index in ``SYMMETRIES``."""
+    symmetry whose text is the smallest) and that symmetry's index in ``SYMMETRIES``. In the
+    fixed-corner game (``MctsParams.fixed_corners``) each colour has its own corner, which a
+    symmetry would move: the position is its own key."""
     texts = [[placement_text(v) for v in state.pieces[c]] for c in range(4)]
-    return min((_seen(texts, k), k) for k in range(len(SYMMETRIES)))
+    symmetries = (0,) if fixed_corners else range(len(SYMMETRIES))
+    return min((_seen(texts, k), k) for k in symmetries)
 
 
 def from_key_frame(move: str, k: int) -> str:
@@ -95,7 +99,7 @@ def book_move(state, *, fixed_corners: bool = False, path: Path | None = None) -
     entries = _books(str(path or BOOK_FILE)).get(name, {}).get("positions")
     if not entries:
         return None
-    key, k = position_key(state)
+    key, k = position_key(state, fixed_corners)
     entry = entries.get(key)
     if entry is None:
         return None

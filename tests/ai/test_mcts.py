@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games.ai import decide, expert, mcts
 from games.ai.expert import ExpertParams
-from games.engine import apply, legal_actions, legal_placements, new_game, view
+from games.engine import COLOURS, apply, legal_actions, legal_placements, new_game, view
 from games.engine.pieces import PIECE_INDEX, PIECE_SHIFT, PIECE_SIZE, PIECES
 from games.engine.rules import placement_text
 from games.engine.scoring import colour_points
@@ -374,28 +374,28 @@ def _corner(value: int) -> str:
     return corner
 
 
-_OPPOSITE = {"a1": "t20", "t20": "a1", "t1": "a20", "a20": "t1"}
-
-
-@pytest.mark.parametrize("blue_corner", ["a1", "t1", "a20", "t20"])
-def test_with_fixed_corners_red_starts_opposite_blue_and_yellow_and_green_beside_it(blue_corner):
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_with_fixed_corners_each_colour_starts_on_its_pentobi_corner(players):
     """The Pentobi arena's game (MctsParams.fixed_corners; R3.1 leaves every free corner open
-    on the site): once blue has placed, the search puts yellow's and green's first pieces on a
-    corner beside blue's and red's on the corner opposite, and so does its tree below the root:
-    yellow's pick leaves red's corner free."""
-    s = new_game(mode="classic", players=2, seed=3)
-    blue = next(v for v in legal_placements(s) if _corner(v) == blue_corner)
-    s = apply(s, {"place": placement_text(blue)})
-    beside = {"a1", "t1", "a20", "t20"} - {blue_corner, _OPPOSITE[blue_corner]}
-    for colour in ("yellow", "red", "green"):
+    on the site): blue starts on a20, yellow on t20, red on t1, green on a1, at the root and in
+    the tree below it (yellow's pick leaves red's and green's corners to them)."""
+    s = new_game(mode="classic", players=players, seed=3)
+    for colour, corner in zip(COLOURS, ("a20", "t20", "t1", "a1"), strict=True):
         value, _ = mcts.mcts_choose(
             s, deadline=float("inf"), max_sims=300, seed=7, params=_FixedCorners
         )
-        want = {_OPPOSITE[blue_corner]} if colour == "red" else beside
-        assert _corner(value) in want, (colour, placement_text(value))
+        assert _corner(value) == corner, (colour, placement_text(value))
         moves = {_corner(mcts.PLACEMENTS[m]) for m in mcts.root_considered(s, fixed_corners=True)}
-        assert moves <= want and moves
+        assert moves == {corner}
         s = apply(s, {"place": placement_text(value)})
+
+
+def test_fixed_corners_leave_a_game_begun_on_other_corners_as_r3_1_has_it():
+    s = new_game(mode="classic", players=2, seed=3)
+    blue = next(v for v in legal_placements(s) if _corner(v) == "a1")  # not blue's a20
+    s = apply(s, {"place": placement_text(blue)})
+    moves = {_corner(mcts.PLACEMENTS[m]) for m in mcts.root_considered(s, fixed_corners=True)}
+    assert moves == {"t1", "a20", "t20"}
 
 
 def _has_placements(s) -> list[bool]:

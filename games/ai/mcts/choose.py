@@ -9,11 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from games.engine import COLOURS
+from games.engine.blksgf import PENTOBI_CORNER
 from games.engine.pieces import PIECES, PLACEMENTS
 from games.engine.rules import legal_placements
 
 from .position import (
-    CORNER_SQUARES,
     MAX_MOVES,
     P_ATTL,
     P_ATTN,
@@ -33,7 +34,7 @@ from .position import (
 )
 from .priors import new_grids
 from .search import SLICE, MctsParams, _run
-from .tables import CELLS, NPIECES, T_CELLS, T_PIECE, T_SIZE, Tables, placement_index
+from .tables import NPIECES, T_CELLS, T_PIECE, T_SIZE, Tables, placement_index
 
 
 def position_arrays(state, fixed_corners: bool = False):
@@ -42,9 +43,8 @@ def position_arrays(state, fixed_corners: bool = False):
     state has them.
 
     ``fixed_corners`` (``MctsParams.fixed_corners``; the Pentobi arena): the colours play the
-    fixed-corner game of the printed rule sheets and Pentobi instead of R3.1's free corners:
-    once blue has placed, red's first piece must cover the corner opposite blue's, yellow's and
-    green's one of the two beside it (``start_corners``)."""
+    fixed-corner game of Pentobi's classic games instead of R3.1's free corners: blue starts on
+    a20, yellow on t20, red on t1, green on a1 (``start_corners``)."""
     tab = Tables.get()
     pos = new_position()
     hist = (np.full(3, -1, np.int32), np.zeros(3, np.int32))
@@ -56,32 +56,39 @@ def position_arrays(state, fixed_corners: bool = False):
         used[c] = [0 if state.supply[c] >> p & 1 else 1 for p in range(NPIECES)]
         last = state.last_piece[c]
         lastp[c] = -1 if last is None else PIECES.index(last)
-    if fixed_corners and state.mode == "classic" and state.pieces[0]:
-        first = {int(q) for q in tab[T_CELLS][placement_index(state.pieces[0][0])]}
-        (corner,) = first & set(CORNER_SQUARES)  # R3.1: blue's first piece covers one corner
-        start_corners(pos, corner)
+    if fixed_corners and state.mode == "classic" and _on_fixed_corners(state, tab):
+        start_corners(pos)
     return pos
 
 
-def start_corners(pos, blue: int) -> None:
-    """Limit the first piece of each colour still without one to the corners the fixed-corner
-    game leaves it once blue's first piece covers corner square ``blue`` (``position_arrays``):
-    red the corner opposite, yellow and green the two beside it. Before blue's first piece
-    every corner stays open (the board's symmetries make them one), and the tree lets the later
-    colours take any free corner."""
+def _on_fixed_corners(state, tab) -> bool:
+    """Whether every first piece placed so far covers its colour's fixed corner."""
+    return all(
+        FIXED_CORNERS[c] in tab[T_CELLS][placement_index(state.pieces[c][0])]
+        for c in range(4)
+        if state.pieces[c]
+    )
+
+
+# The fixed corners of Pentobi's classic games, as the search's squares (x + 20 y): blue a20,
+# yellow t20, red t1, green a1 (games.engine.blksgf.PENTOBI_CORNER).
+FIXED_CORNERS = tuple(x + 20 * y for x, y in (PENTOBI_CORNER[c] for c in COLOURS))
+
+
+def start_corners(pos) -> None:
+    """The fixed-corner game (``position_arrays``): each colour still without a piece may start
+    only on its own corner (``FIXED_CORNERS``), so that the tree plans every colour's first
+    piece where Pentobi's rules put it. ``position_arrays`` leaves a position whose first
+    pieces are not all on their colours' corners as it is (R3.1's free corners)."""
     att_list, att_n, is_att, onboard = pos[P_ATTL], pos[P_ATTN], pos[P_ISATT], pos[P_ONB]
-    opposite = CELLS - 1 - blue
-    beside = [q for q in CORNER_SQUARES if q not in (blue, opposite)]
-    for c in (1, 2, 3):
+    for c in range(4):
         if onboard[c]:
             continue
-        allowed = [opposite] if c == 2 else beside
         for i in range(att_n[c]):
             is_att[c, att_list[c, i]] = 0
-        for i, q in enumerate(allowed):
-            att_list[c, i] = q
-            is_att[c, q] = 1
-        att_n[c] = len(allowed)
+        att_list[c, 0] = FIXED_CORNERS[c]
+        is_att[c, FIXED_CORNERS[c]] = 1
+        att_n[c] = 1
 
 
 def owners(state) -> np.ndarray:

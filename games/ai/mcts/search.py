@@ -75,9 +75,9 @@ class MctsParams:
     # placements, then to the last one, before their policy (Pentobi's LastGoodReply). On:
     # 60.3 % [52.6, 67.6] of 160 games against it off at 1,500 simulations (bench/AI_RESULTS.md).
     lgr = 1
-    # 1: the colours start in the fixed corners of the printed rule sheets and Pentobi (red
-    # opposite blue, yellow and green beside it: ``choose.start_corners``) instead of R3.1's
-    # free corners. The Pentobi arena plays that game; the site never sets it.
+    # 1: the colours start in the fixed corners of Pentobi's classic games (blue a20, yellow
+    # t20, red t1, green a1: ``choose.start_corners``) instead of R3.1's free corners. The
+    # Pentobi arena plays that game; the site never sets it.
     fixed_corners = 0
     # 1: in classic two-player searches from a root with fewer than ``early_end_pieces`` pieces,
     # a playout stops once a player behind can place no more (position.playout; Pentobi's
