@@ -5,6 +5,7 @@ R8.3 / R8.4 do."""
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -454,3 +455,85 @@ def test_an_early_end_stops_a_playout_once_the_player_behind_can_place_no_more()
         lengths.append(n)
         ranks.append(vals[behind] < 0.5)
     assert lengths[0] < lengths[1] and ranks == [True, True]
+
+
+def _touches(s, c: int, value: int) -> bool:
+    """Placement ``value`` has a side against a piece of colour ``c`` in ``s``."""
+    cells = {tuple(divmod(i, 21))[::-1] for i in _squares(value)}
+    theirs = {tuple(divmod(i, 21))[::-1] for v in s.pieces[c] for i in _squares(v)}
+    return any((x + dx, y + dy) in theirs for x, y in cells for dx, dy in _SIDES)
+
+
+_SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _squares(value: int) -> list[int]:
+    from games.engine.pieces import BOARD, squares_of
+
+    return squares_of(value & BOARD)
+
+
+def _central_game(seed: int, plies: int):
+    """Two players, each placement drawn among the legal ones reaching nearest the centre: the
+    colours meet in the middle within a few rounds."""
+    rng = random.Random(seed)
+    s = new_game(mode="classic", players=2, seed=seed, scoring="advanced")
+    for _ in range(plies):
+
+        def reach(v: int) -> float:
+            return min(abs(i % 21 - 9.5) + abs(i // 21 - 9.5) for i in _squares(v))
+
+        options = sorted(legal_placements(s))
+        best = min(map(reach, options))
+        s = apply(
+            s, {"place": placement_text(rng.choice([v for v in options if reach(v) <= best + 1]))}
+        )
+    return s
+
+
+class _Connect(mcts.MctsParams):
+    connect_pieces = 30  # Pentobi's 14, later here: the colours meet later in these games
+    threads = 1
+
+
+def test_connect_pruning_keeps_the_moves_that_join_the_two_colours_while_there_are_any():
+    """MctsParams.connect_pieces (Pentobi's classic_2 pruning): with fewer than that many pieces
+    on the board, the tree's nodes of a colour with a placement against its partner's pieces
+    (R2.3: blue and red are one player's) hold only such placements, at the root and below."""
+    from games.ai.mcts.choose import _search
+
+    checked = 0
+    for seed in range(40):
+        s = _central_game(seed, 12 + seed % 6)
+        partner = (s.turn + 2) % 4
+        considered = [mcts.PLACEMENTS[m] for m in mcts.root_considered(s)]
+        if not any(_touches(s, partner, v) for v in considered):
+            continue
+        trees, _ = _search(s, float("inf"), 2000, seed, _Connect, False, False, time.perf_counter)
+        tree = trees[0]
+        first, n = int(tree[0][0]), int(tree[1][0])
+        edges = [mcts.PLACEMENTS[int(m)] for m in tree[5][first : first + n]]
+        assert edges and all(_touches(s, partner, v) for v in edges)
+        for e in range(first, first + n):  # two plies down: the partner's nodes
+            child = int(tree[9][e])
+            if child < 0 or tree[1][child] <= 0:
+                continue
+            s1 = apply(s, {"place": placement_text(mcts.PLACEMENTS[int(tree[5][e])])})
+            for e1 in range(int(tree[0][child]), int(tree[0][child]) + int(tree[1][child])):
+                grand = int(tree[9][e1])
+                if grand < 0 or tree[1][grand] <= 0 or s1.over:
+                    continue
+                s2 = apply(s1, {"place": placement_text(mcts.PLACEMENTS[int(tree[5][e1])])})
+                if s2.turn != partner or sum(map(len, s2.pieces)) >= _Connect.connect_pieces:
+                    continue
+                # the partner's partner is the root's colour: its pieces include the root's
+                # placement, which only the tree's descent has put on the board
+                here = [mcts.PLACEMENTS[m] for m in mcts.root_considered(s2)]
+                if any(_touches(s2, s.turn, v) for v in here):
+                    g0, gn = int(tree[0][grand]), int(tree[1][grand])
+                    kids = [mcts.PLACEMENTS[int(m)] for m in tree[5][g0 : g0 + gn]]
+                    assert all(_touches(s2, s.turn, v) for v in kids)
+                    checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3

@@ -34,7 +34,7 @@ from .position import (
 )
 from .priors import new_grids
 from .search import SLICE, MctsParams, _run
-from .tables import NPIECES, T_CELLS, T_PIECE, T_SIZE, Tables, placement_index
+from .tables import NPIECES, T_CELLS, T_CENTRE, T_PIECE, T_SIZE, Tables, placement_index
 
 
 def position_arrays(state, fixed_corners: bool = False):
@@ -91,6 +91,19 @@ def start_corners(pos) -> None:
         att_n[c] = 1
 
 
+def colours_on_board(state) -> np.ndarray:
+    """Which colour covers each of the search's squares (colour + 1; 0: empty, and the two
+    squares past the board)."""
+    tab = Tables.get()
+    out = np.zeros(len(tab[T_CENTRE]), np.int8)
+    for c in range(4):
+        for value in state.pieces[c]:
+            m = placement_index(value)
+            for k in range(int(tab[T_SIZE][tab[T_PIECE][m]])):
+                out[tab[T_CELLS][m, k]] = c + 1
+    return out
+
+
 def owners(state) -> np.ndarray:
     """The seat owning each colour (R2.2-R2.4); -1 for the shared colour of three players,
     which scores for nobody (R2.5) and is played by each seat in rotation (R2.4)."""
@@ -140,6 +153,7 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             params.expand_inc,
             params.lgr if classic2 else 0,
             1 if params.early_end and classic2 and _pieces(state) < params.early_end_pieces else 0,
+            params.connect_pieces if classic2 else 0,
         ],
         np.float64,
     )
@@ -360,6 +374,9 @@ def _search(state, deadline, max_sims, seed, params, keep, settle, clock):
         given = given_moves(state)
         trees = tuple(new_tree(params.max_nodes, params.max_edges) for _ in range(threads))
         works = tuple(scratch(count, given, root) for _ in range(threads))
+        occupied = colours_on_board(state)
+        for work in works:
+            work[2][5][:] = occupied
         reused = 0
     sims = 0
     rounds = 0

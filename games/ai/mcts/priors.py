@@ -36,13 +36,17 @@ MAX_TOUCHED = 8192
 
 
 def new_grids():
-    """A thread's grids: block, near, a stamp per square, the squares touched, counters."""
+    """A thread's grids: block, near, a stamp per square, the squares touched, counters; and
+    which colour covers each square (colour + 1, 0: empty) at the root and at the node being
+    expanded (``search._connecting``: the tree's descent keeps it, playouts do not)."""
     return (
         np.zeros(CELLS + 2, np.int16),
         np.zeros(CELLS + 2, np.int16),
         np.zeros(CELLS + 2, np.int32),
         np.zeros(MAX_TOUCHED, np.int32),
         np.zeros(2, np.int32),  # stamp counter, squares touched
+        np.zeros(CELLS + 2, np.int8),  # the root's colours
+        np.zeros(CELLS + 2, np.int8),  # this simulation's, down the tree
     )
 
 
@@ -56,7 +60,7 @@ def _fill(c, pos, tab, owner, grids):
         pos[P_ONB],
     )
     side = tab[T_SIDE]
-    block, near, seen, touched, count = grids
+    block, near, seen, touched, count = grids[0], grids[1], grids[2], grids[3], grids[4]
     t = 0
     for o in range(4):
         if o == c or owner[o] == owner[c] or onboard[o] == 0:
@@ -83,7 +87,7 @@ def _fill(c, pos, tab, owner, grids):
 
 @njit(cache=True)
 def _clear(grids):
-    block, near, _, touched, count = grids
+    block, near, touched, count = grids[0], grids[1], grids[3], grids[4]
     for i in range(count[1]):
         block[touched[i]] = 0
         near[touched[i]] = 0

@@ -84,6 +84,10 @@ class MctsParams:
     # early termination, used there before 40 moves).
     early_end = 0
     early_end_pieces = 40
+    # Classic two players: while fewer than this many pieces are on the board, the tree looks
+    # only at the placements with a side against the player's other colour when there are any
+    # (Pentobi's classic_2 "connect" pruning: the two colours join in the middle). 0: off.
+    connect_pieces = 0
 
 
 # -- the compiled part ----------------------------------------------------------------------
@@ -117,6 +121,23 @@ def _centre_filter(at, n, e_move, tab, slack):
 
 
 @njit(cache=True)
+def _connecting(at, n, e_move, c, occ, tab):
+    """Keep, of the edges at..at+n, the placements with a side against a piece of colour c's
+    partner (two players: the player's other colour), if any has one; their new count."""
+    adj, nadj = tab[T_ADJ], tab[T_NADJ]
+    partner = (c + 2) % 4 + 1
+    kept = 0
+    for e in range(at, at + n):
+        m = e_move[e]
+        for k in range(nadj[m]):
+            if occ[adj[m, k]] == partner:
+                e_move[at + kept] = m
+                kept += 1
+                break
+    return kept if kept > 0 else n
+
+
+@njit(cache=True)
 def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params):
     """Give ``node`` its edges: the placements of the first colour from ``turn`` that has one
     (colours without one are marked done); none at all: the game is over (count 0)."""
@@ -139,7 +160,10 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
             if n == 0:
                 done[c] = 1
                 continue
-            if pos[P_ONB].sum() <= params[13]:
+            on_board = pos[P_ONB].sum()
+            if on_board < params[23]:  # two players: join the colours (MctsParams.connect_pieces)
+                n = _connecting(at, n, e_move, c, grids[6], tab)
+            if on_board <= params[13]:
                 n = _centre_filter(at, n, e_move, tab, params[14])
         n_first[node], n_count[node], n_colour[node] = at, n, c
         for e in range(at, at + n):
@@ -227,6 +251,22 @@ def _backup(depth, path_nodes, path_edges, path_owner, vals, n_first, n_count, n
         e_pw[e] = e_prior[e] / (1.0 + e_visits[e])
 
 
+@njit(cache=True, inline="always")
+def _copy_colours(connect, occ, occ0):
+    """A simulation starts from the root's colours per square (only if the tree reads them)."""
+    if connect:
+        for i in range(occ.shape[0]):
+            occ[i] = occ0[i]
+
+
+@njit(cache=True, inline="always")
+def _cover(connect, occ, c, m, cells5, size):
+    """Colour c covers placement m's squares, down the tree (only if the tree reads them)."""
+    if connect:
+        for k in range(size):
+            occ[cells5[m, k]] = c + 1
+
+
 @njit(cache=True, nogil=True, _nrt=False)  # allocates nothing: no reference counts (compiled.py)
 def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab, tree, work):
     """Seed this thread's random numbers, then run ``count`` simulations from the root
@@ -256,10 +296,13 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     early = params[22] > 0.0
     seq_col, seq_mv = reply[4], reply[5]
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
+    occ0, occ = grids[5], grids[6]
+    connect = params[23] > 0.0
     for _ in range(count):
         sims[0] += 1
         sim = sims[0]
         copy_position(pos, root)
+        _copy_colours(connect, occ, occ0)
         for i in range(3):  # explicit loops: numba's slice assignments cost far more here
             hist_col[i] = hist0_col[i]
             hist_mv[i] = hist0_mv[i]
@@ -283,6 +326,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
             m = e_move[pick]
             place_arrays(c, m, feat, is_att, att_list, att_n, used, onboard, lastp, cells5, piece,
                          psize, adj, nadj, att, natt, hist_col, hist_mv)  # fmt: skip
+            _cover(connect, occ, c, m, cells5, psize[piece[m]])
             p_stamp[m] = sim
             p_col[m] = c
             p_ply[m] = depth
