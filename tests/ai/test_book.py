@@ -106,6 +106,19 @@ def test_the_builder_keeps_the_searchs_pick_and_follows_its_likeliest_replies(tm
     assert list(made["positions"]) == ["|||"]
 
 
+@pytest.mark.parametrize("name", ["classic-2-free", "classic-2-fixed", "shuffle-2-free"])
+def test_every_move_of_the_committed_book_is_legal_where_it_is_stored(name):
+    books = json.loads(book.BOOK_FILE.read_text())["books"]
+    assert name in books and books[name]["made"]["sims"] >= 10_000
+    mode = name.split("-")[0]
+    positions = books[name]["positions"]
+    assert "|||" in positions and len(positions) >= 5
+    for key, entry in positions.items():
+        s = book.position_of(key, mode)
+        assert s.step == "setup" or mode == "classic"
+        assert entry["move"] in {placement_text(v) for v in legal_placements(s)}, (key, entry)
+
+
 def test_expert_plays_the_book_move_without_searching(monkeypatch, tmp_path):
     s = _setup_position(5, 2)
     key, k = book.position_key(s)

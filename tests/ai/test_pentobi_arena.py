@@ -311,6 +311,7 @@ def test_our_search_knows_pentobis_corners_and_none_of_its_first_pieces_is_moved
     assert report["corners"] == "fixed" and s["our_first_pieces"] == 4
     assert s["corners_moved"] == 0
     assert report["book"] is True and mcts.MctsParams.fixed_corners == 0  # put back
+    assert s["book_moves"] >= 1  # blue's first piece at least: the empty board is in the book
     free = arena.arena_args([*argv, "--free-corners"])
     assert free.free_corners and arena.arena_args(["--paired", "--level", "expert"]).free_corners
 
