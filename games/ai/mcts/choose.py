@@ -374,9 +374,10 @@ def _search(state, deadline, max_sims, seed, params, keep, settle, clock):
         given = given_moves(state)
         trees = tuple(new_tree(params.max_nodes, params.max_edges) for _ in range(threads))
         works = tuple(scratch(count, given, root) for _ in range(threads))
-        occupied = colours_on_board(state)
-        for work in works:
-            work[2][5][:] = occupied
+        if params.connect_pieces:  # only connect pruning reads the colours per square
+            occupied = colours_on_board(state)
+            for work in works:
+                work[2][5][:] = occupied
         reused = 0
     sims = 0
     rounds = 0
