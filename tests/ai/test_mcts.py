@@ -17,7 +17,6 @@ from games.ai.expert import ExpertParams
 from games.engine import COLOURS, apply, legal_actions, legal_placements, new_game, view
 from games.engine.pieces import PIECE_INDEX, PIECE_SHIFT, PIECE_SIZE, PIECES
 from games.engine.rules import placement_text
-from games.engine.scoring import colour_points
 from tests.ai.clocks import Ticking
 from tests.ai.positions import random_positions
 
@@ -397,64 +396,6 @@ def test_fixed_corners_leave_a_game_begun_on_other_corners_as_r3_1_has_it():
     s = apply(s, {"place": placement_text(blue)})
     moves = {_corner(mcts.PLACEMENTS[m]) for m in mcts.root_considered(s, fixed_corners=True)}
     assert moves == {"t1", "a20", "t20"}
-
-
-def _has_placements(s) -> list[bool]:
-    from games.ai.mcts.position import considered_mask, generate, new_lists
-
-    tab = mcts.Tables.get()
-    pos, lists = mcts.position_arrays(s), new_lists(len(tab[0]))
-    out = np.empty(mcts.MAX_MOVES, np.int32)
-    cons = np.zeros(len(PIECES), np.uint8)
-    found = []
-    for c in range(4):
-        considered_mask(c, pos, tab, True, cons)
-        found.append(generate(c, pos, tab, cons, out, 0, lists[4][c], c + 1) > 0)
-    return found
-
-
-def _stuck_and_behind(seed: int):
-    """A classic two-player game played at random until both colours of the player behind
-    can place no more while the other player's can: (state, that player), or None."""
-    rng = random.Random(seed)
-    s = new_game(mode="classic", players=2, scoring="advanced", seed=seed)
-    while not s.over:
-        can = _has_placements(s)
-        points = [colour_points(s, p) + colour_points(s, p + 2) for p in (0, 1)]
-        for p in (0, 1):
-            if not can[p] and not can[p + 2] and (can[1 - p] or can[3 - p]):
-                return (s, p) if points[p] < points[1 - p] else None
-        s = apply(s, {"place": placement_text(rng.choice(sorted(legal_placements(s))))})
-    return None
-
-
-def test_an_early_end_stops_a_playout_once_the_player_behind_can_place_no_more():
-    """MctsParams.early_end (Pentobi's early termination, two players): the playout stops as
-    soon as the player behind has no placement left for either colour; without it the other
-    player places on. The ranks are the same either way (R8.3: that player only falls further
-    behind)."""
-    from games.ai.mcts.position import copy_position, playout, restore_lists, values
-
-    tab = mcts.Tables.get()
-    found = next(f for f in map(_stuck_and_behind, range(60)) if f is not None)
-    s, behind = found
-    lengths, ranks = [], []
-    for early in (True, False):
-        root = mcts.position_arrays(s)
-        pos, lists, _, _, seen, primed, loop, reply = mcts.scratch(len(tab[0]), None, root)
-        copy_position(pos, root)
-        restore_lists(lists, primed)
-        cols, moves = mcts.history(s)
-        done = np.zeros(4, np.uint8)
-        owner = mcts.owners(s)
-        n = playout(s.turn, 1, 0, done, pos, tab, lists, owner, (cols, moves), seen, reply,
-                    False, early)  # fmt: skip
-        vals, points = np.zeros(4), np.zeros(4)
-        values(pos[4], pos[6], tab[2], owner, 2, True, mcts.param_vector(mcts.MctsParams, 1, s),
-               vals, points)  # fmt: skip
-        lengths.append(n)
-        ranks.append(vals[behind] < 0.5)
-    assert lengths[0] < lengths[1] and ranks == [True, True]
 
 
 def _touches(s, c: int, value: int) -> bool:

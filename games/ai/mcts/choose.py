@@ -152,15 +152,10 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             0 if state is None else state.rotation,
             params.expand_inc,
             params.lgr if classic2 else 0,
-            1 if params.early_end and classic2 and _pieces(state) < params.early_end_pieces else 0,
             params.connect_pieces if classic2 else 0,
         ],
         np.float64,
     )
-
-
-def _pieces(state) -> int:
-    return sum(len(p) for p in state.pieces)
 
 
 def scratch(placements: int, given=None, root=None):

@@ -440,32 +440,13 @@ def _reply_legal(c, m, feat, is_att, used, piece, cells5):
     return touch != 0
 
 
-@njit(cache=True, inline="always")
-def _behind(c, used, psize, owner):
-    """Whether colour c's player has fewer points now than the other player (two players: a
-    player's points are minus the squares of both colours' pieces left, R8.3)."""
-    diff = 0
-    for col in range(4):
-        rem = 0
-        for p in range(NPIECES):
-            if not used[col, p]:
-                rem += psize[p]
-        diff += -rem if owner[col] == owner[c] else rem
-    return diff < 0
-
-
 @njit(cache=True, _nrt=False)  # allocates nothing: no reference counts (compiled.py)
-def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, use_lgr, early):
+def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, use_lgr):
     """Play the game out from colour ``turn`` (the next colour is ``step`` on: 1 clockwise, 3
     reversed): each colour in turn places a placement at random with weight 5 ** squares x
     weight_local ** local points (placements covering the most squares next to the opponents'
     latest pieces first), picked by binary search in the cumulative weights, until no colour
-    can place. Each placement is stamped in ``seen`` (all moves as first) with its ply.
-
-    ``early`` (two players, ``MctsParams.early_end``): the playout ends as soon as both colours
-    of a player can place no more while that player is behind: the other player can only add
-    to its lead, so the ranks are decided (Pentobi's early termination); the margin is then
-    the one at that point."""
+    can place. Each placement is stamped in ``seen`` (all moves as first) with its ply."""
     feat, is_att, att_list, att_n, used, onboard, lastp = pos
     moves, nmoves, ready, done_at, mark, stamp, cons, every, cum, lpts = lists[:10]
     lpow, gsize, new, gam = lists[L_LPOW], lists[L_GSIZE], lists[L_NEW], lists[L_GAM]
@@ -513,8 +494,6 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, us
                 feat[c, lpts[i]] &= FORB
             if m < 0:
                 done[c] = 1
-                if early and done[(c + 2) % 4] and _behind(c, used, psize, owner):
-                    break  # decided: c's player can only fall further behind
                 idle += 1
                 c = (c + step) % 4
                 continue

@@ -79,11 +79,6 @@ class MctsParams:
     # t20, red t1, green a1: ``choose.start_corners``) instead of R3.1's free corners. The
     # Pentobi arena plays that game; the site never sets it.
     fixed_corners = 0
-    # 1: in classic two-player searches from a root with fewer than ``early_end_pieces`` pieces,
-    # a playout stops once a player behind can place no more (position.playout; Pentobi's
-    # early termination, used there before 40 moves).
-    early_end = 0
-    early_end_pieces = 40
     # Classic two players: while fewer than this many pieces are on the board, the tree looks
     # only at the placements with a side against the player's other colour when there are any
     # (Pentobi's classic_2 "connect" pruning: the two colours join in the middle). 0: off.
@@ -161,7 +156,7 @@ def _expand(node, turn, done, tree, pos, tab, lists, grids, given, owner, params
                 done[c] = 1
                 continue
             on_board = pos[P_ONB].sum()
-            if on_board < params[23]:  # two players: join the colours (MctsParams.connect_pieces)
+            if on_board < params[22]:  # two players: join the colours (MctsParams.connect_pieces)
                 n = _connecting(at, n, e_move, c, grids[6], tab)
             if on_board <= params[13]:
                 n = _centre_filter(at, n, e_move, tab, params[14])
@@ -293,11 +288,10 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     hist0_col, hist0_mv = hist0
     hist = (hist_col, hist_mv)
     use_lgr = params[21] > 0.0
-    early = params[22] > 0.0
     seq_col, seq_mv = reply[4], reply[5]
     shared = int(params[18])  # three players: the shared colour (R2.4), else -1
     occ0, occ = grids[5], grids[6]
-    connect = params[23] > 0.0
+    connect = params[22] > 0.0
     for _ in range(count):
         sims[0] += 1
         sim = sims[0]
@@ -347,8 +341,7 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
                 break
             if n_count[node] < 0 and e_visits[pick] < expand_after + expand_inc * (depth - 1):
                 break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
-        n = playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen, reply, use_lgr,
-                    early)  # fmt: skip
+        n = playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen, reply, use_lgr)
         values(used, lastp, psize, owner, players, advanced, params, vals, points)
         if depth > 0:  # every seat's value, by the root's edge (``choose.seat_value``)
             root_edge = path_edges[0] - n_first[0]
