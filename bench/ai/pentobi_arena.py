@@ -895,7 +895,7 @@ def arena_args(argv: list[str]):
     args.free_corners = args.free_corners or args.cli or args.paired
     if args.paired and args.cli:
         parser.error("--paired already plays every game from the command line too")
-    banned = args.threads or args.param or args.no_book or "fixed_corners" in argv
+    banned = args.threads or args.param or args.no_book
     if (args.cli or args.paired) and banned:
         parser.error(
             "--cli and --paired play the level as the command line does: no --threads, "
