@@ -303,11 +303,15 @@ def play_game(game: dict) -> dict:
         for name, value in params.items():
             setattr(mcts.MctsParams, name, value)
         ExpertParams.book = game.get("book", True)  # --no-book
-        return _play_game(game)
+        out = _play_game(game)
     finally:
         for name, value in before.items():
             setattr(mcts.MctsParams, name, value)
         ExpertParams.book = had_book
+    out["budget"] = game["budget"]
+    out["our_s"] = round(sum(out["our_times"]), 3)  # each side's thinking time in the game
+    out["pentobi_s"] = round(sum(out["pentobi_times"]), 3)
+    return out
 
 
 def _play_game(game: dict) -> dict:
@@ -477,12 +481,12 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
     draw_seed(args)
     Path(args.sgf).mkdir(parents=True, exist_ok=True)
     if args.equal_time:
-        args.calibration = pentobi_seconds(args, argv_for)
+        args.calibration = pentobi_seconds(args, binary)
         args.budget = args.calibration["mean_s"]
         print(
             f"pentobi_arena: Pentobi level {args.pentobi_level} took {args.budget:.3f} s a move "
             f"(mean of {args.calibration['moves']} moves in {args.calibration['games']} "
-            "self-play games): our budget",
+            "self-play games without its book): our first budget, then matched game by game",
             file=sys.stderr,
             flush=True,
         )
@@ -505,6 +509,10 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
         iterator = pool.map(play_game, games)
     for result in iterator:
         results.append(result)
+        if args.equal_time:  # the next games' budget: our time brought to Pentobi's so far
+            args.budget = matched_budget(args.budget, results)
+            for later in games[len(results) :]:
+                later["budget"] = args.budget
         if args.progress:
             print(
                 f"game {len(results)}/{len(games)}: {result['outcome']} "
@@ -541,11 +549,33 @@ def self_play_times(argv: list[str]) -> list[float]:
     return times
 
 
-def pentobi_seconds(args, argv_for) -> dict:
+def matched_budget(budget: float, results: list[dict]) -> float:
+    """``--equal-time``: our next games' seconds a decision, so that our thinking time comes to
+    Pentobi's over the run: ``budget`` times Pentobi's seconds over ours in the games so far
+    (each side's whole time, book moves included on both sides), at most halved or doubled a
+    game. Our search often uses less than its budget (it stops once its pick cannot change,
+    Pentobi's rule too), and Pentobi's time a move is its level's simulations, so neither side's
+    mean is known before the games."""
+    ours = sum(r["our_s"] for r in results)
+    theirs = sum(r["pentobi_s"] for r in results)
+    if ours <= 0 or theirs <= 0:
+        return budget
+    return round(budget * min(2.0, max(0.5, theirs / ours)), 3)
+
+
+def pentobi_seconds(args, binary: str) -> dict:
     """``--equal-time``: Pentobi's mean seconds a move at its level on this machine now, from
-    ``--jobs`` self-play games played at once (so under the run's load), with the run's books
-    and seeds before the run's own (``seed - 1``, ``seed - 2``, ...)."""
-    argvs = [argv_for(args.seed - 1 - k) for k in range(args.jobs)]
+    ``--jobs`` self-play games played at once (so under the run's load), seeds before the run's
+    own (``seed - 1``, ``seed - 2``, ...), without its book: a book move takes no time, and the
+    games' own first moves come from the book on both sides. It is the first games' budget only
+    (``matched_budget`` follows the games)."""
+    argvs = [
+        pentobi_command(
+            binary, args.players, level=args.pentobi_level, seed=args.seed - 1 - k,
+            books=None,
+        )
+        for k in range(args.jobs)
+    ]  # fmt: skip
     if args.jobs == 1:
         per_game = [self_play_times(argvs[0])]
     else:
@@ -692,7 +722,7 @@ def arena_markdown(report: dict) -> str:
             *(summary_row(name, x) for name, x in rows),
             "",
             *paired_lines(report.get("difference")),
-            *equal_time_lines(report.get("equal_time"), s),
+            *equal_time_lines(report.get("equal_time"), s, report.get("games", [])),
             *places_lines(report["players"], s),
             " ".join(
                 f"{name}Elo difference {fmt_elo(x.get('elo'))}; by our seat (games, points): "
@@ -728,16 +758,24 @@ def places_lines(players: int, s: dict) -> list[str]:
     ]
 
 
-def equal_time_lines(calibration: dict | None, s: dict) -> list[str]:
-    """``--equal-time``: where our budget came from, and both sides' mean seconds a move in the
-    games themselves."""
+def equal_time_lines(calibration: dict | None, s: dict, games: list[dict]) -> list[str]:
+    """``--equal-time``: where our budget came from, how it followed the games, and both
+    sides' mean seconds a move in the games themselves."""
     if not calibration:
         return []
+    budgets = [g["budget"] for g in games if g.get("budget")]
+    followed = (
+        f" Our budget then followed the games (``matched_budget``): {budgets[0]} s in the first, "
+        f"{budgets[-1]} s in the last, {statistics.fmean(budgets):.3f} s on average."
+        if budgets
+        else ""
+    )
     return [
         f"Equal time: Pentobi's mean {calibration['mean_s']} s a move (median "
         f"{calibration['p50_s']} s) over {calibration['moves']} moves of {calibration['games']} "
-        f"self-play game(s) before the run was our budget. In the games: our mean "
-        f"{s.get('our_mean_s')} s a decision, Pentobi's {s.get('pentobi_mean_s')} s a move.",
+        f"self-play game(s) without its book, before the run, was our first budget.{followed} "
+        f"In the games: our mean {s.get('our_mean_s')} s a decision, Pentobi's "
+        f"{s.get('pentobi_mean_s')} s a move.",
         "",
     ]
 
@@ -875,8 +913,9 @@ def arena_args(argv: list[str]):
     parser.add_argument(
         "--equal-time",
         action="store_true",
-        help="before the games, time Pentobi at --pentobi-level in self-play (--jobs games at "
-        "once, its books as in the run) and give our level its mean seconds a move as --budget",
+        help="time Pentobi at --pentobi-level in a self-play game without its book and give our "
+        "level its mean seconds a move as the first --budget; after each game, bring our "
+        "budget to Pentobi's time over the games so far (one game at a time)",
     )
     parser.add_argument(
         "--no-book",
@@ -903,6 +942,8 @@ def arena_args(argv: list[str]):
         )
     if args.equal_time and args.budget is not None:
         parser.error("--equal-time sets the budget from Pentobi's time: no --budget")
+    if args.equal_time and args.jobs != 1:
+        parser.error("--equal-time matches the budget game by game: one game at a time (--jobs 1)")
     positive = (args.budget, args.sims)
     if args.games < 1 or args.jobs < 1 or any(v is not None and v <= 0 for v in positive):
         parser.error("--games, --jobs, --budget and --sims must be positive")

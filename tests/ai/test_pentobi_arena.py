@@ -420,18 +420,38 @@ def test_a_run_writes_down_its_seeds_commit_load_and_keeps_its_games(fake_gtp, t
     assert "(drawn for this run)" in out.out and f"games kept in {kept}" in out.out
 
 
-def test_equal_time_gives_our_level_pentobis_mean_seconds_a_move(fake_gtp, capsys):
-    """--equal-time (issue: equal time against a Pentobi level): Pentobi's self-play before the
-    games sets our budget, and the report shows both sides' means in the games."""
-    argv = ["--level", "expert", "--sims", "40", "--equal-time", "--games", "1", "--seed", "9"]
-    args = arena.arena_args(argv)
+def test_equal_time_gives_our_level_pentobis_mean_seconds_a_move(fake_gtp, capsys, monkeypatch):
+    """--equal-time (issue #42, item 1): Pentobi's self-play before the games, without its book
+    (a book move takes no time), sets our first budget; after each game the next games' budget
+    brings our time to Pentobi's so far; the report shows both sides' means in the games."""
+    started = []
+    real = arena.self_play_times
+    monkeypatch.setattr(arena, "self_play_times", lambda argv: started.append(argv) or real(argv))
+    argv = ["--level", "expert", "--sims", "40", "--equal-time", "--games", "2", "--seed", "9"]
+    args = arena.arena_args([*argv, "--books", "/nowhere"])
+    args.books = None  # the games run without books (the fake has none); the calibration never
     report = arena.run_arena(args, fake_gtp, argv)
+    assert started and all("--nobook" in a and "--book" not in a for a in started)
     calibration = report["equal_time"]
     assert calibration["games"] == 1 and calibration["moves"] > 40
-    assert report["budget"] == calibration["mean_s"] > 0
     s = report["summary"]
     assert s["our_mean_s"] > 0 and s["pentobi_mean_s"] >= 0 and s["pentobi_moves"] > 20
+    first, second = report["games"]
+    assert first["budget"] == calibration["mean_s"] > 0
+    assert second["budget"] == arena.matched_budget(first["budget"], [first])
+    assert report["budget"] == arena.matched_budget(second["budget"], [first, second])
     assert "Equal time: Pentobi's mean" in arena.arena_markdown(report)
     assert "pentobi_arena: Pentobi level 5 took" in capsys.readouterr().err
     with pytest.raises(SystemExit):
+        arena.arena_args(["--equal-time", "--jobs", "2"])
+    with pytest.raises(SystemExit):
         arena.arena_args(["--equal-time", "--budget", "2"])
+
+
+def test_the_matched_budget_follows_the_time_each_side_took():
+    assert arena.matched_budget(1.0, [{"our_s": 1.0, "pentobi_s": 3.0}]) == 2.0  # at most 2x
+    assert arena.matched_budget(1.0, [{"our_s": 2.0, "pentobi_s": 3.0}]) == 1.5
+    assert arena.matched_budget(1.0, [{"our_s": 4.0, "pentobi_s": 1.0}]) == 0.5  # at most 1/2
+    games = [{"our_s": 2.0, "pentobi_s": 1.0}, {"our_s": 1.0, "pentobi_s": 3.0}]
+    assert arena.matched_budget(0.8, games) == 1.067  # over the games so far: 4 s against 3 s
+    assert arena.matched_budget(0.7, [{"our_s": 0.0, "pentobi_s": 1.0}]) == 0.7
