@@ -4,21 +4,23 @@ the analysis depth, and how far two runs with different seeds agree.
 Plays a few games per mode and player count by the Casual level after a few random decisions (game
 seeds ``--seed``, ``--seed``+1, ...: the same games each run), then analyses every game twice as the
 site does (games.ai.judge: every decision with ``analyse_decision`` on one search thread,
-``--sims`` simulations a search, then each player's biggest drops judged again deeper,
-``next_to_refine``), with two seeds chosen at random (printed; ``--run-seeds A,B`` repeats a run).
+``--sims`` simulations a search, then each player's biggest drops judged again deeper and the
+three biggest a third time, ``next_to_refine`` and ``judge_again``), with two seeds chosen at random (printed; ``--run-seeds A,B`` repeats a run).
 Prints a Markdown table, a row per game and one per mode for all its games: decisions, seconds per
 decision (mean, p50, p95), CPU seconds per game (each run), the decisions judged again, and the
 agreement of the two runs: the same best move, the mean absolute difference of the estimate after
 the move played, the correlation of the drops, the share of drops of 10 points or more found by both
 (of those either finds), each player's single biggest mistake (the same decision in both runs, of
-the players), and each player's three biggest (found by both, of those either finds).
+the players), and each player's three biggest (found by both, of those either finds; the mean
+number both lists hold, and the players whose lists share two or more).
 
     .venv/bin/python bench/ai/analysis_speed.py [--games classic:2x4,shuffle:4x3] [--sims 1000]
-        [--run-seeds 5,6] [--json out/analysis_speed.json]
+        [--run-seeds 5,6] [--jobs 2] [--json out/analysis_speed.json]
 
 Targets (one core): a two-player classic game (about 60 decisions) in 60 s or less,
-a four-player Shuffle game (about 150) in 3 min or less. Run it under ``taskset -c 1`` and note
-``uptime``: with other work on the machine the times are longer than on an idle core.
+a four-player Shuffle game (about 150) in 3 min or less. Each game's analyses run on one core
+(``--jobs N``: N games side by side, one process each); the CPU seconds are the analysis's own.
+Note ``uptime``: with other work on the machine the times are longer than on an idle core.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import os
 import platform
 import random
@@ -43,10 +46,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 from games.ai import choose_action, mcts  # noqa: E402
 from games.ai import judge as analysis  # noqa: E402
 from games.ai.judge import (  # noqa: E402
-    REFINE_FACTOR,
     REFINE_FLOOR,
     analyse_decision,
     decisions,
+    judge_again,
     next_to_refine,
 )
 from games.engine import apply, legal_actions, new_game  # noqa: E402
@@ -88,8 +91,8 @@ def run(start, actions, sims: int, seed: int, refine: bool = True) -> dict:
         if ply is None:
             break
         state, action = positions[ply]
-        results[ply - 1] = analyse_decision(
-            state, action, ply=ply, sims=REFINE_FACTOR * sims, seed=seed * 1000 + ply
+        results[ply - 1] = judge_again(
+            state, action, results[ply - 1].as_dict(), sims=sims, seed=seed * 1000 + ply
         )
         again.append(ply)
     return {
@@ -98,6 +101,24 @@ def run(start, actions, sims: int, seed: int, refine: bool = True) -> dict:
         "cpu": time.process_time() - cpu,
         "again": again,
     }
+
+
+def commit() -> str:
+    """The code that analysed (``-dirty`` when tracked files differ from it)."""
+    import subprocess
+
+    def git(*a):
+        return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout
+
+    head = git("rev-parse", "--short", "HEAD").strip() or "unknown"
+    return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no").strip() else "")
+
+
+def both_runs(work: tuple) -> list[dict]:
+    """One game played and analysed twice (a worker's job with ``--jobs``)."""
+    mode, players, seed, sims, seeds, refine = work
+    start, actions = game(mode, players, seed)
+    return [run(start, actions, sims, s, refine) for s in seeds]
 
 
 def _correlation(xs: list[float], ys: list[float]) -> float:
@@ -118,12 +139,14 @@ def compare(one: list, two: list) -> dict:
     """How far two analyses of one game agree (the counts, so that games add up)."""
     pairs = list(zip(one, two, strict=True))
     seats = sorted({r.seat for r in one if r.judged})
-    top_same, top3_both, top3_either = 0, 0, 0
+    top_same, top3_both, top3_either, top3_two = 0, 0, 0, 0
     for seat in seats:
         a, b = ranked(one, seat), ranked(two, seat)
         top_same += a[:1] == b[:1]  # the same single biggest (or none in both)
         top3_both += len(set(a[:3]) & set(b[:3]))
         top3_either += len(set(a[:3]) | set(b[:3]))
+        # the two top-3 lists share 2 decisions or more (or all of the shorter, if it is shorter)
+        top3_two += len(set(a[:3]) & set(b[:3])) >= min(2, len(a[:3]), len(b[:3]))
     big1 = {r.ply for r in one if r.loss >= BIG}
     big2 = {r.ply for r in two if r.loss >= BIG}
     return {
@@ -134,6 +157,7 @@ def compare(one: list, two: list) -> dict:
         "top_same": top_same,
         "top3_both": top3_both,
         "top3_either": top3_either,
+        "top3_two": top3_two,
         "big_both": len(big1 & big2),
         "big_either": len(big1 | big2),
         "loss_corr": _correlation([a.loss for a in one], [b.loss for b in two]),
@@ -156,6 +180,8 @@ def row(name: str, cmp: dict, times: list[float], cpus: list[float], again: list
         "big_shared": cmp["big_both"] / max(1, cmp["big_either"]),
         "top_same": (cmp["top_same"], cmp["players"]),
         "top3_shared": cmp["top3_both"] / max(1, cmp["top3_either"]),
+        "top3_mean": cmp["top3_both"] / max(1, cmp["players"]),
+        "top3_two": cmp["top3_two"],
     }
 
 
@@ -176,9 +202,9 @@ def print_table(rows: list[dict]) -> None:
         "| game | decisions | wall s / decision (mean, p50, p95) | CPU s / game (run 1, 2) | "
         "judged again (run 1, 2) | same best | mean abs. diff. of the estimate | "
         "drops' correlation | drops >= 10 points found by both | top mistake the same | "
-        "top-3 mistakes found by both |"
+        "top-3 mistakes found by both | top-3 lists: shared a player (mean), players sharing >= 2 |"
     )
-    print("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         same, players = r["top_same"]
         again = ", ".join(f"{a:.1f}" if isinstance(a, float) else str(len(a)) for a in r["again"])
@@ -189,7 +215,8 @@ def print_table(rows: list[dict]) -> None:
             f"{100 * r['same_best']:.0f} % | {100 * r['after_diff']:.1f} points | "
             f"{r['loss_corr']:.2f} | {100 * r['big_shared']:.0f} % | "
             f"{same}/{players} ({100 * same / max(1, players):.0f} %) | "
-            f"{100 * r['top3_shared']:.0f} % |"
+            f"{100 * r['top3_shared']:.0f} % | {r['top3_mean']:.2f}, "
+            f"{r['top3_two']}/{players} ({100 * r['top3_two'] / max(1, players):.0f} %) |"
         )
 
 
@@ -206,7 +233,9 @@ def main(argv=None) -> None:
     parser.add_argument("--no-refine", action="store_true", help="skip the second look")
     parser.add_argument("--refine-top", type=int, help="try another analysis.REFINE_TOP")
     parser.add_argument("--refine-max", type=int, help="try another analysis.REFINE_MAX")
+    parser.add_argument("--confirm-top", type=int, help="try another analysis.CONFIRM_TOP")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--jobs", type=int, default=1, help="games analysed side by side")
     args = parser.parse_args(argv)
     if args.run_seeds:
         seeds = [int(x) for x in args.run_seeds.split(",")]
@@ -216,6 +245,8 @@ def main(argv=None) -> None:
         analysis.REFINE_TOP = args.refine_top
     if args.refine_max:
         analysis.REFINE_MAX = args.refine_max
+    if args.confirm_top is not None:
+        analysis.CONFIRM_TOP = args.confirm_top
     mcts.warm_up()
     load = os.getloadavg()
     rows, dump = [], []
@@ -223,10 +254,16 @@ def main(argv=None) -> None:
         mode, _, rest = spec.partition(":")
         players, _, count = rest.partition("x")
         games = []
-        for k in range(int(count or 1)):
-            seed = args.seed + k
-            start, actions = game(mode, int(players), seed)
-            runs = [run(start, actions, args.sims, s, not args.no_refine) for s in seeds]
+        work = [
+            (mode, int(players), args.seed + k, args.sims, seeds, not args.no_refine)
+            for k in range(int(count or 1))
+        ]
+        if args.jobs > 1:
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                done = pool.map(both_runs, work, chunksize=1)
+        else:
+            done = [both_runs(w) for w in work]
+        for (_, _, seed, *_), runs in zip(work, done, strict=True):
             cmp = compare(runs[0]["results"], runs[1]["results"])
             games.append({"cmp": cmp, "times": runs[0]["times"]})
             rows.append(
@@ -247,13 +284,17 @@ def main(argv=None) -> None:
             )
             print(f"# {rows[-1]['game']}: done", file=sys.stderr)
         rows.append(total(f"{mode} {players}p, {len(games)} games", games, rows[-len(games) :]))
+    extra = " --no-refine" if args.no_refine else ""
+    extra += f" --jobs {args.jobs}" if args.jobs > 1 else ""
+    extra += f" --confirm-top {args.confirm_top}" if args.confirm_top is not None else ""
     print(
         f"`bench/ai/analysis_speed.py --games {args.games} --sims {args.sims} --seed {args.seed} "
-        f"--run-seeds {seeds[0]},{seeds[1]}{' --no-refine' if args.no_refine else ''}` "
+        f"--run-seeds {seeds[0]},{seeds[1]}{extra}` "
         f"(second look: top {analysis.REFINE_TOP}, at most {analysis.REFINE_MAX} a player, "
-        f"{REFINE_FACTOR}x the simulations) on "
-        f"{platform.node()}, {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} "
-        f"{load[2]:.2f} at start\n"
+        f"{analysis.REFINE_FACTOR}x the simulations in another sampled world; then the top "
+        f"{analysis.CONFIRM_TOP} judged a third time and averaged, at most "
+        f"{analysis.CONFIRM_MAX} a player) on {platform.node()}, {os.cpu_count()} cores, "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start, commit {commit()}\n"
     )
     print_table(rows)
     if args.json:

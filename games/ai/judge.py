@@ -28,8 +28,11 @@ chance to win" of the player. For each decision we store:
   second piece), the turn is played on first, the search's best placement for each piece and
   Casual's other steps (``_Judge.position_value``), so that a card and the placement after it
   are valued at the same point and the chart's line does not jump between them. With three or
-  four players, the opponents' decisions until the player's next one are played by the Casual
-  level in the sampled world, then the search values the player's position;
+  four players, the search values the position where the next placement is due (an opponent's
+  card steps before it played by the Casual level in the sampled world): the player's mean value
+  over the simulations of the mover's pick (``mcts.seat_value``). An earlier version had Casual
+  play the opponents' whole turns up to the player's next decision: one line of random replies,
+  which moved the estimate about as much as the decision did (bench/ANALYSIS_RESULTS.md);
 * ``loss = max(0, before - after)``: how much the estimate dropped (0 when the best was played).
 
 **Card decisions** (Shuffle: the card played, the card kept after Draw 2, the colour declared for
@@ -41,14 +44,19 @@ position there (as Expert's own card choice does, expert.py).
 Three-player games: the shared colour's decisions are not judged (its rotation changes hands; the
 search plays it as a fourth player) and are stored with ``loss`` 0.
 
-**A second look at the biggest drops.** One search of ``sims`` simulations in one sampled world is
-noisy: two runs with other seeds often name different "biggest mistakes", the one's being the
-other's fourth or fifth. Once every
-decision is judged, each player's biggest drops are judged again, the same way, with
-``REFINE_FACTOR`` times the simulations (``next_to_refine``), until that player's
-``REFINE_TOP`` biggest are all deep ones (at most ``REFINE_MAX`` a player). The row judged again
-replaces the first (its ``sims`` says how deep it is), so every estimate stored is still one
-search's value at the depth it names.
+**A second and a third look at the biggest drops.** One search of ``sims`` simulations in one
+sampled world is noisy: two runs with other seeds often named different "biggest mistakes", the
+one's being the other's fourth or fifth (bench/ANALYSIS_RESULTS.md). Once every decision is
+judged, each player's ``REFINE_TOP`` biggest drops are judged again (``next_to_refine``,
+``judge_again``) with ``REFINE_FACTOR`` times the simulations, in a world sampled anew (another
+seed: a guess of the hidden cards that made a drop look big is not simply repeated), the deeper
+row replacing the first, until that player's ``REFINE_TOP`` biggest are all deep (at most
+``REFINE_MAX`` a player). Then the player's ``CONFIRM_TOP`` biggest, the ones the replay lists,
+are judged a third time, as deep, in a third world: the row stores the mean of the two deep
+judgements (``before``, ``after``, the loss between them; the best move of the one that valued
+its best higher) and ``sims`` says how many simulations stand behind each estimate (two
+searches of ``REFINE_FACTOR * sims``). Which of two close drops is the biggest is then decided
+by two judgements each, not by one.
 """
 
 from __future__ import annotations
@@ -72,6 +80,7 @@ __all__ = [
     "analyse_decision",
     "decisions",
     "describe",
+    "judge_again",
     "next_to_refine",
 ]
 
@@ -81,9 +90,12 @@ CHAIN = 16  # decisions of the opponents played out before the player's next one
 # Each player's REFINE_TOP biggest drops judged again: more than the three the replay lists,
 # because one search is noisy enough (with four players: one sampled world, one set of replies)
 # that a run's biggest mistake is often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
-REFINE_TOP = 5
+REFINE_TOP = 6
 REFINE_FACTOR = 4  # ... with this many times the simulations
-REFINE_MAX = 8  # ... at most this many decisions a player (a drop judged again is often smaller)
+REFINE_MAX = 10  # ... at most this many decisions a player (a drop judged again is often smaller)
+CONFIRM_TOP = 3  # then the player's three biggest judged a third time, the two deep ones averaged
+CONFIRM_MAX = 5  # ... at most this many a player (a confirmed drop may fall below another)
+LOOK_SEED = 1_000_003  # the seed of a deeper look: ``seed + k * LOOK_SEED`` for the k-th
 REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
 
 
@@ -200,24 +212,55 @@ def analyse_decision(
 
 
 def next_to_refine(rows: list[dict], sims: int) -> int | None:
-    """The ply of the next decision to judge again with ``REFINE_FACTOR * sims`` simulations,
-    or None: the first player (by seat) one of whose ``REFINE_TOP`` biggest drops (of
-    ``REFINE_FLOOR`` or more, biggest first) is still judged at ``sims`` only, unless
-    ``REFINE_MAX`` of its decisions are deep already. ``rows``: the judged decisions as dicts
-    (``ply``, ``seat``, ``loss``, ``sims``, ``judged``). It reads nothing but the rows, so a run
-    that stops midway and one that goes on from there judge the same decisions again, once each;
-    a row with ``sims`` 0 (no search: the game was over) has nothing to gain from a deeper one."""
+    """The ply of the next decision to judge again (``judge_again``), or None. ``rows``: the
+    judged decisions as dicts (``ply``, ``seat``, ``loss``, ``sims``, ``judged``); ``sims``: the
+    analysis's first depth. For the first player (by seat) that has one, in this order:
+
+    * one of its ``REFINE_TOP`` biggest drops (of ``REFINE_FLOOR`` or more, biggest first) still
+      judged at ``sims`` only, unless ``REFINE_MAX`` of its decisions are deeper already;
+    * once there is none, one of its ``CONFIRM_TOP`` biggest judged deep once
+      (``REFINE_FACTOR * sims``) and not yet a second time, unless ``CONFIRM_MAX`` are.
+
+    It reads nothing but the rows, so a run that stops midway and one that goes on from there
+    judge the same decisions again, once each a depth; a row with ``sims`` 0 (no search: the
+    game was over) has nothing to gain from a deeper one."""
+    deep = REFINE_FACTOR * sims
     for seat in sorted({r["seat"] for r in rows}):
         mine = [r for r in rows if r["seat"] == seat and r["judged"]]
-        if sum(r["sims"] > sims for r in mine) >= REFINE_MAX:
-            continue
         biggest = sorted(
             (r for r in mine if r["loss"] >= REFINE_FLOOR), key=lambda r: (-r["loss"], r["ply"])
         )
-        for r in biggest[:REFINE_TOP]:
-            if 0 < r["sims"] <= sims:
-                return r["ply"]
+        if sum(r["sims"] > sims for r in mine) < REFINE_MAX:
+            for r in biggest[:REFINE_TOP]:
+                if 0 < r["sims"] <= sims:
+                    return r["ply"]
+        if sum(r["sims"] > deep for r in mine) < CONFIRM_MAX:
+            for r in biggest[:CONFIRM_TOP]:
+                if sims < r["sims"] <= deep:
+                    return r["ply"]
     return None
+
+
+def judge_again(state: State, action: dict, row: dict, *, sims: int, seed: int) -> DecisionResult:
+    """The decision of ``row`` (a stored judgement as a dict: ``ply``, ``sims``, ``best``,
+    ``before``, ``after``) judged once more, for ``next_to_refine``, where ``sims`` is the
+    analysis's first depth and ``seed`` the decision's first seed: a row judged at ``sims`` only
+    is judged with ``REFINE_FACTOR`` times the simulations in another sampled world (the result
+    replaces it); a row judged deep once is judged so again in a third world, and the result is
+    the mean of the two deep judgements (``sims``: the simulations behind each estimate, two
+    searches' worth)."""
+    deep = REFINE_FACTOR * sims
+    ply = row["ply"]
+    if row["sims"] <= sims:
+        return analyse_decision(state, action, ply=ply, sims=deep, seed=seed + LOOK_SEED)
+    new = analyse_decision(state, action, ply=ply, sims=deep, seed=seed + 2 * LOOK_SEED)
+    before = (row["before"] + new.before) / 2
+    after = (row["after"] + new.after) / 2
+    best = row["best"] if row["before"] >= new.before else new.best
+    return DecisionResult(
+        ply, new.seat, new.colour, new.step, new.played, best, round(before, 4),
+        round(after, 4), round(max(0.0, before - after), 4), row["sims"] + new.sims,
+    )  # fmt: skip
 
 
 def _key(action: dict) -> tuple:
@@ -259,6 +302,19 @@ class _Judge:
         self.sims = max(self.sims, int(stats["sims"]))
         return value, float(stats["value"])
 
+    def seat_value(self, s: State) -> float:
+        """The player's value in ``s`` where a placement is due, whoever places: the search's
+        from ``s`` (``mcts.seat_value``)."""
+        self.sims = max(self.sims, self.max_sims)
+        return mcts.seat_value(
+            s,
+            self.seat,
+            deadline=time.perf_counter() + 3600.0,
+            max_sims=self.max_sims,
+            seed=self.rng.randrange(1 << 31),
+            params=OneThread,
+        )
+
     def best_placement(self, world: State) -> dict:
         try:
             value, _ = self.search(world)
@@ -293,7 +349,11 @@ class _Judge:
         the search's best placement (and Casual's other steps), so that a card's estimate and
         the estimate of the placement after it measure the same thing: the search is optimistic
         for the side it searches, and a card valued at the player's own search would read
-        higher than the placement that follows it, with nothing played in between."""
+        higher than the placement that follows it, with nothing played in between.
+
+        With three or four players it is read where the next placement is due, whoever places
+        (an opponent's card steps played first by Casual): the player's value over the search's
+        simulations from there (``seat_value``)."""
         for _ in range(CHAIN):
             if s.over:
                 return final_value(s, self.seat)
@@ -301,14 +361,16 @@ class _Judge:
             if s.players == 2 and mover == self.seat:
                 s = apply(s, self.best_placement(s) if s.step in PLACE_STEPS else self.casual(s))
                 continue
-            if mover == self.seat or s.players == 2:
+            if s.players == 2:
                 try:
                     _, value = self.search(s)
                 except ValueError:  # the colour to move cannot place here: one step on
                     s = apply(s, self.casual(s))
                     continue
                 return value if mover == self.seat else 1.0 - value
-            s = apply(s, self.casual(s))  # an opponent of three or four: Casual plays it
+            if s.step in PLACE_STEPS:  # three or four: the player's value where a piece is due
+                return self.seat_value(s)
+            s = apply(s, self.casual(s))  # an opponent's card step: Casual plays it
         return 0.5  # pragma: no cover - a chain that long does not happen
 
 

@@ -119,7 +119,7 @@ def _look_again(row: GameAnalysis, positions: dict, stop: float) -> bool:
     while True:
         rows = list(
             DecisionAnalysis.objects.filter(analysis=row).values(
-                "ply", "seat", "loss", "sims", "judged"
+                "ply", "seat", "loss", "sims", "judged", "best", "before", "after"
             )
         )
         ply = judge.next_to_refine(rows, row.sims)
@@ -129,12 +129,10 @@ def _look_again(row: GameAnalysis, positions: dict, stop: float) -> bool:
             return False
         _nudge(row.game.public_id, len(rows), row.total, finished=False, second=True)
         state, action = positions[ply]
-        result = judge.analyse_decision(
-            state, action, ply=ply, sims=judge.REFINE_FACTOR * row.sims,
-            seed=seed_for(row.game, ply),
-        )  # fmt: skip
-        # Only over a row still at the first depth (another run may have been here first).
-        DecisionAnalysis.objects.filter(analysis=row, ply=ply, sims__lte=row.sims).update(
+        old = next(r for r in rows if r["ply"] == ply)
+        result = judge.judge_again(state, action, old, sims=row.sims, seed=seed_for(row.game, ply))
+        # Only over the row as it was read (another run may have been here first).
+        DecisionAnalysis.objects.filter(analysis=row, ply=ply, sims=old["sims"]).update(
             **{k: v for k, v in result.as_dict().items() if k != "ply"}
         )
         GameAnalysis.objects.filter(pk=row.pk).update(

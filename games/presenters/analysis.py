@@ -341,9 +341,11 @@ def panel(data, *, colour_seats: dict, labels: dict, base_url: str, spans=None) 
     out["failed"] = not data.finished and not data.in_flight
     if data.finished:
         # The biggest drops judged again deeper (games.ai.judge.next_to_refine): the note
-        # names that depth too, since each row's estimate is at the depth it was judged at.
-        deep = max((d["sims"] for d in data.decisions), default=0)
-        out["deep_sims"] = deep if deep > data.sims else 0
+        # names that search's depth too, since each row's estimate is at the depth it was judged
+        # at (a drop judged deep twice holds the mean of two such searches, and its own line
+        # names the simulations behind it: both searches').
+        deeper = [d["sims"] for d in data.decisions if d["sims"] > data.sims]
+        out["deep_sims"] = min(deeper, default=0)
         out["players"] = players(
             data.decisions, data.accuracy, colour_seats, labels, base_url, spans, data.sims
         )

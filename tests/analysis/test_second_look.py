@@ -1,50 +1,105 @@
-"""The second look at each player's biggest drops (games/ai/judge.py, ``next_to_refine``):
-which decisions are judged again deeper, and when it stops. Pure: rows are plain dicts."""
+"""The second and third looks at each player's biggest drops (games/ai/judge.py,
+``next_to_refine`` and ``judge_again``): which decisions are judged again deeper, when it stops,
+and how two deep judgements are put together. ``next_to_refine`` is pure: rows are plain dicts."""
 
 from __future__ import annotations
 
-from games.ai.judge import REFINE_MAX, REFINE_TOP, next_to_refine
+from games.ai import judge
+from games.ai.judge import (
+    CONFIRM_MAX,
+    CONFIRM_TOP,
+    REFINE_FACTOR,
+    REFINE_MAX,
+    REFINE_TOP,
+    next_to_refine,
+)
 
 SIMS = 100
-DEEP = 400
+DEEP = REFINE_FACTOR * SIMS
 
 
 def row(ply, seat, loss, sims=SIMS, judged=True):
     return {"ply": ply, "seat": seat, "loss": loss, "sims": sims, "judged": judged}
 
 
-def look_again(rows, new_losses):
-    """Judge again until nothing is left, as the task does: each time the row is replaced by a
-    deeper one (its loss from ``new_losses``). The plies, in order."""
+def look_again(rows, new_losses, confirmed_losses=None):
+    """Judge again until nothing is left, as the task does: a row at the first depth is
+    replaced by a deep one (its loss from ``new_losses``), a deep row by the mean of two (its
+    loss from ``confirmed_losses``). The plies, in order."""
     rows = {r["ply"]: dict(r) for r in rows}
+    confirmed_losses = confirmed_losses or {}
     order = []
     while (ply := next_to_refine(list(rows.values()), SIMS)) is not None:
-        assert ply not in order  # never twice
+        assert order.count(ply) < 2  # at most twice: deep, then deep again
         order.append(ply)
-        rows[ply].update(sims=DEEP, loss=new_losses.get(ply, rows[ply]["loss"]))
+        if rows[ply]["sims"] <= SIMS:
+            rows[ply].update(sims=DEEP, loss=new_losses.get(ply, rows[ply]["loss"]))
+        else:
+            rows[ply].update(sims=2 * DEEP, loss=confirmed_losses.get(ply, rows[ply]["loss"]))
     return order
 
 
-def test_each_players_biggest_drops_are_judged_again_biggest_first():
+def test_each_players_biggest_drops_are_judged_again_then_its_three_biggest_once_more():
     rows = [row(1, 0, 0.3), row(2, 1, 0.05), row(3, 0, 0.1), row(4, 1, 0.0), row(5, 0, 0.2)]
     rows += [row(7, 0, 0.15), row(8, 1, 0.01)]  # 0.01: below the floor, noise
-    rows += [row(9, 0, 0.08), row(11, 0, 0.05), row(13, 0, 0.03)]
-    assert REFINE_TOP == 5
-    assert look_again(rows, {}) == [1, 5, 7, 3, 9, 2]
+    rows += [row(9, 0, 0.08), row(11, 0, 0.05), row(13, 0, 0.03), row(15, 0, 0.025)]
+    assert (REFINE_TOP, CONFIRM_TOP) == (6, 3)
+    # seat 0: its six biggest deep, biggest first, then its three biggest a second time;
+    # then seat 1: its one drop above the floor, deep, then again
+    assert look_again(rows, {}) == [1, 5, 7, 3, 9, 11, 1, 5, 7, 2, 2]
 
 
 def test_a_drop_that_shrinks_when_judged_again_lets_the_next_one_in():
-    rows = [row(p, 0, loss) for p, loss in ((1, 0.3), (3, 0.1), (5, 0.2), (7, 0.15), (9, 0.12))]
-    rows.append(row(11, 0, 0.11))
-    assert look_again(rows, {1: 0.02}) == [1, 5, 7, 9, 11, 3]
+    losses = ((1, 0.3), (3, 0.1), (5, 0.2), (7, 0.15), (9, 0.12), (11, 0.11), (13, 0.105))
+    rows = [row(p, 0, loss) for p, loss in losses]
+    rows.append(row(15, 0, 0.104))
+    # 1 shrinks to 0.02 when judged deep: 15 comes into the six; the third look takes 5, 7, 9
+    assert look_again(rows, {1: 0.02}) == [1, 5, 7, 9, 11, 13, 15, 5, 7, 9]
+    # 5 shrinks at the third look: 3 comes into the six (judged deep first), and 11 into the
+    # three biggest (judged a third time)
+    assert look_again(rows, {1: 0.02}, {5: 0.01}) == [1, 5, 7, 9, 11, 13, 15, 5, 3, 7, 9, 11]
 
 
-def test_it_stops_at_the_cap_a_player():
-    rows = [row(p, 0, 0.5 - p / 100) for p in range(1, 20)]
-    order = look_again(rows, {p: 0.0 for p in range(1, 20)})  # every second look finds nothing
+def test_it_stops_at_the_caps_a_player():
+    rows = [row(p, 0, 0.5 - p / 100) for p in range(1, 30)]
+    order = look_again(rows, {p: 0.0 for p in range(1, 30)})  # every second look finds nothing
     assert len(order) == REFINE_MAX and order == list(range(1, REFINE_MAX + 1))
+    # every third look finds nothing: at most CONFIRM_MAX are judged a third time
+    rows = [row(p, 0, 0.5 - p / 100) for p in range(1, 30)]
+    order = look_again(rows, {}, {p: 0.0 for p in range(1, 30)})
+    thrice = [p for k, p in enumerate(order) if p in order[:k]]
+    assert thrice == list(range(1, CONFIRM_MAX + 1))
+    assert len(set(order)) == REFINE_MAX  # each one that fell let a shallow one into the six
 
 
 def test_the_shared_colour_and_finished_positions_are_not_judged_again():
-    rows = [row(1, 0, 0.0, judged=False), row(2, 0, 0.4, sims=0), row(3, 1, 0.3, sims=DEEP)]
+    rows = [row(1, 0, 0.0, judged=False), row(2, 0, 0.4, sims=0), row(3, 1, 0.3, sims=2 * DEEP)]
     assert next_to_refine(rows, SIMS) is None
+
+
+def test_a_deep_judgement_is_in_another_world_and_the_third_is_the_mean_of_two(monkeypatch):
+    """The second look judges with another seed (another guess of the hidden cards), the third
+    with a third seed, and stores the mean of the two deep judgements with the best move of the
+    one that valued its best higher; its ``sims`` counts both searches."""
+    calls = []
+
+    def fake(state, action, *, ply, sims, seed):
+        calls.append((sims, seed))
+        before, after, best = {
+            11 + judge.LOOK_SEED: (0.6, 0.3, {"place": "a1"}),
+            11 + 2 * judge.LOOK_SEED: (0.7, 0.5, {"place": "b2"}),
+        }[seed]
+        return judge.DecisionResult(
+            ply, 0, "blue", "place", action, best, before, after, before - after, sims
+        )
+
+    monkeypatch.setattr(judge, "analyse_decision", fake)
+    played = {"place": "c3"}
+    first = {"ply": 4, "sims": SIMS, "best": {"place": "d4"}, "before": 0.9, "after": 0.1}
+    deep = judge.judge_again(None, played, first, sims=SIMS, seed=11)
+    assert calls == [(DEEP, 11 + judge.LOOK_SEED)]
+    assert (deep.before, deep.after, deep.sims, deep.best) == (0.6, 0.3, DEEP, {"place": "a1"})
+    twice = judge.judge_again(None, played, deep.as_dict(), sims=SIMS, seed=11)
+    assert calls[-1] == (DEEP, 11 + 2 * judge.LOOK_SEED)
+    assert (twice.before, twice.after, twice.loss) == (0.65, 0.4, 0.25)
+    assert twice.sims == 2 * DEEP and twice.best == {"place": "b2"} and twice.ply == 4
