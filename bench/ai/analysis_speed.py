@@ -5,7 +5,8 @@ Plays a few games per mode and player count by the Casual level after a few rand
 seeds ``--seed``, ``--seed``+1, ...: the same games each run), then analyses every game twice as the
 site does (games.ai.judge: every decision with ``analyse_decision`` on one search thread,
 ``--sims`` simulations a search, then each player's biggest drops judged again deeper and the
-three biggest a third time, ``next_to_refine`` and ``judge_again``), with two seeds chosen at random (printed; ``--run-seeds A,B`` repeats a run).
+three biggest a third time, ``next_to_refine`` and ``judge_again``), with two seeds chosen at
+random (printed; ``--run-seeds A,B`` repeats a run).
 Prints a Markdown table, a row per game and one per mode for all its games: decisions, seconds per
 decision (mean, p50, p95), CPU seconds per game (each run), the decisions judged again, and the
 agreement of the two runs: the same best move, the mean absolute difference of the estimate after

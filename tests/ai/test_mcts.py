@@ -98,6 +98,7 @@ def test_the_search_concentrates_its_visits_on_the_move_it_picks():
 
 class _RankOnly(mcts.MctsParams):
     margin_share = 0.0
+    margin_share_classic2 = 0.0
 
 
 def _values(used_rows, lastp, players, advanced, mode="classic"):

@@ -63,6 +63,20 @@ def test_a_good_reply_is_stored_for_the_winner_and_forgotten_for_the_loser():
     assert lgr1[1, 10] == 20
 
 
+def test_the_margin_weighs_more_in_classic_two_player_games_only():
+    """``margin_share_classic2`` (issue #42: the second seat against Pentobi) was measured in
+    classic two-player games only; the analysis keeps the 90 / 10 reading everywhere."""
+    from games.ai.judge import OneThread
+
+    classic2 = new_game(mode="classic", players=2, seed=1)
+    assert mcts.MctsParams.margin_share_classic2 != mcts.MctsParams.margin_share
+    assert mcts.param_vector(mcts.MctsParams, 1, classic2)[9] == 0.3
+    assert mcts.param_vector(OneThread, 1, classic2)[9] == mcts.MctsParams.margin_share == 0.1
+    for mode, players in (("classic", 4), ("classic", 3), ("shuffle", 2), ("shuffle", 4)):
+        other = new_game(mode=mode, players=players, seed=1)
+        assert mcts.param_vector(mcts.MctsParams, 1, other)[9] == 0.1
+
+
 def test_good_replies_hold_in_classic_two_player_games_only():
     """They were measured there (bench/AI_RESULTS.md): other games search without."""
     on = _params(lgr=1)

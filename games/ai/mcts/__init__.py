@@ -26,7 +26,8 @@ The package, by concern (Pentobi's design, measured in bench/AI_RESULTS.md):
   1e6 ** (squares next to the opponents' latest pieces it covers); early on only its large pieces
   are considered. The game is then scored as the game is scored (R8.3 / R8.4) and every player
   gets a value in [0, 1]: ``1 - margin_share`` for the rank (win 1, draw 1/2; with four players,
-  the share of opponents beaten) and ``margin_share`` for the points margin (a smooth curve).
+  the share of opponents beaten) and ``margin_share`` for the points margin (a smooth curve;
+  ``margin_share_classic2`` in classic two-player games).
 
 The deciding seat passes its view only; classic games hide nothing (R9), so the search sees what
 the seat sees.

@@ -125,8 +125,8 @@ def history(state):
 
 def param_vector(params, expand_after: int, state=None) -> np.ndarray:
     """The constants as the compiled loop reads them (see ``_run`` and ``priors``)."""
-    # Last good reply (``lgr``) was measured in classic two-player games only: other games
-    # search without it.
+    # Last good reply (``lgr``), connect pruning and ``margin_share_classic2`` were measured in
+    # classic two-player games only: other games search without them.
     classic2 = state is not None and state.mode == "classic" and state.players == 2
     return np.array(
         [
@@ -139,7 +139,7 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             params.w_near,
             params.w_lost,
             params.w_centre,
-            params.margin_share,
+            params.margin_share_classic2 if classic2 else params.margin_share,
             params.margin_scale,
             params.rave_k,
             expand_after,
