@@ -250,6 +250,7 @@ def main(argv=None) -> None:
         analysis.CONFIRM_TOP = args.confirm_top
     mcts.warm_up()
     load = os.getloadavg()
+    revision = commit()  # the code that analyses, even if HEAD moves during a long run
     rows, dump = [], []
     for spec in args.games.split(","):
         mode, _, rest = spec.partition(":")
@@ -295,7 +296,7 @@ def main(argv=None) -> None:
         f"{analysis.REFINE_FACTOR}x the simulations in another sampled world; then the top "
         f"{analysis.CONFIRM_TOP} judged a third time and averaged, at most "
         f"{analysis.CONFIRM_MAX} a player) on {platform.node()}, {os.cpu_count()} cores, "
-        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start, commit {commit()}\n"
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start, commit {revision}\n"
     )
     print_table(rows)
     if args.json:

@@ -55,12 +55,16 @@ row replacing the first, until that player's ``REFINE_TOP`` biggest are all deep
 are judged a third time, as deep, in a third world: the row stores the mean of the two deep
 judgements (``before``, ``after``, the loss between them; the best move of the one that valued
 its best higher) and ``sims`` says how many simulations stand behind each estimate (two
-searches of ``REFINE_FACTOR * sims``). Which of two close drops is the biggest is then decided
-by two judgements each, not by one.
+searches of ``REFINE_FACTOR * sims``). Last, while the player's two biggest drops are nearer
+than the judgements' noise can tell apart (``CONTEST_Z`` standard errors, ``CONTEST_SD`` a
+judgement), the one judged fewer times is judged again in another world, up to
+``CONTEST_LOOKS`` deep judgements a row, all averaged: which of two close drops is the biggest
+is decided by several judgements each, not by one.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import asdict, dataclass
@@ -90,11 +94,18 @@ CHAIN = 16  # decisions of the opponents played out before the player's next one
 # Each player's REFINE_TOP biggest drops judged again: more than the three the replay lists,
 # because one search is noisy enough (with four players: one sampled world, one set of replies)
 # that a run's biggest mistake is often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
-REFINE_TOP = 6
+REFINE_TOP = 8
 REFINE_FACTOR = 4  # ... with this many times the simulations
-REFINE_MAX = 10  # ... at most this many decisions a player (a drop judged again is often smaller)
+REFINE_MAX = 12  # ... at most this many decisions a player (a drop judged again is often smaller)
 CONFIRM_TOP = 3  # then the player's three biggest judged a third time, the two deep ones averaged
 CONFIRM_MAX = 5  # ... at most this many a player (a confirmed drop may fall below another)
+# Then, while a player's two biggest drops are nearer than CONTEST_Z standard errors of their
+# difference, the one judged fewer times is judged again (up to CONTEST_LOOKS deep judgements a
+# row, averaged). CONTEST_SD: one deep judgement's spread of a drop, from two runs' rows of the
+# same decisions (bench/ANALYSIS_RESULTS.md: 0.031 classic, 0.035 Shuffle).
+CONTEST_SD = 0.035
+CONTEST_Z = 2.0
+CONTEST_LOOKS = 8
 LOOK_SEED = 1_000_003  # the seed of a deeper look: ``seed + k * LOOK_SEED`` for the k-th
 REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
 
@@ -222,7 +233,9 @@ def next_to_refine(rows: list[dict], sims: int) -> int | None:
     * one of its ``REFINE_TOP`` biggest drops (of ``REFINE_FLOOR`` or more, biggest first) still
       judged at ``sims`` only, unless ``REFINE_MAX`` of its decisions are deeper already;
     * once there is none, one of its ``CONFIRM_TOP`` biggest judged deep once
-      (``REFINE_FACTOR * sims``) and not yet a second time, unless ``CONFIRM_MAX`` are.
+      (``REFINE_FACTOR * sims``) and not yet a second time, unless ``CONFIRM_MAX`` are;
+    * then, while its two biggest are too near to tell apart (``_contested``), the one judged
+      fewer times, up to ``CONTEST_LOOKS`` deep judgements.
 
     It reads nothing but the rows, so a run that stops midway and one that goes on from there
     judge the same decisions again, once each a depth; a row with ``sims`` 0 (no search: the
@@ -241,6 +254,25 @@ def next_to_refine(rows: list[dict], sims: int) -> int | None:
             for r in biggest[:CONFIRM_TOP]:
                 if sims < r["sims"] <= deep:
                     return r["ply"]
+        contested = _contested(biggest[:2], deep)
+        if contested is not None:
+            return contested
+    return None
+
+
+def _contested(top: list[dict], deep: int) -> int | None:
+    """Of a player's two biggest drops, both judged deep at least twice: the ply of the one to
+    judge again when their difference is within ``CONTEST_Z`` standard errors and it has fewer
+    than ``CONTEST_LOOKS`` deep judgements (the one with fewer first), else None."""
+    if len(top) < 2 or any(r["sims"] < 2 * deep for r in top):
+        return None
+    looks = [r["sims"] // deep for r in top]
+    error = CONTEST_SD * math.sqrt(1 / looks[0] + 1 / looks[1])
+    if top[0]["loss"] - top[1]["loss"] >= CONTEST_Z * error:
+        return None
+    for r in sorted(top, key=lambda r: (r["sims"], r["ply"])):
+        if r["sims"] < CONTEST_LOOKS * deep:
+            return r["ply"]
     return None
 
 
@@ -249,16 +281,17 @@ def judge_again(state: State, action: dict, row: dict, *, sims: int, seed: int) 
     ``before``, ``after``) judged once more, for ``next_to_refine``, where ``sims`` is the
     analysis's first depth and ``seed`` the decision's first seed: a row judged at ``sims`` only
     is judged with ``REFINE_FACTOR`` times the simulations in another sampled world (the result
-    replaces it); a row judged deep once is judged so again in a third world, and the result is
-    the mean of the two deep judgements (``sims``: the simulations behind each estimate, two
-    searches' worth)."""
+    replaces it); a row judged deep k times is judged so again in another world, and the result
+    is the mean of the k + 1 deep judgements (``sims``: the simulations behind each estimate,
+    k + 1 searches' worth)."""
     deep = REFINE_FACTOR * sims
     ply = row["ply"]
     if row["sims"] <= sims:
         return analyse_decision(state, action, ply=ply, sims=deep, seed=seed + LOOK_SEED)
-    new = analyse_decision(state, action, ply=ply, sims=deep, seed=seed + 2 * LOOK_SEED)
-    before = (row["before"] + new.before) / 2
-    after = (row["after"] + new.after) / 2
+    looks = row["sims"] // deep  # deep judgements in the row so far
+    new = analyse_decision(state, action, ply=ply, sims=deep, seed=seed + (looks + 1) * LOOK_SEED)
+    before = (looks * row["before"] + new.before) / (looks + 1)
+    after = (looks * row["after"] + new.after) / (looks + 1)
     best = row["best"] if row["before"] >= new.before else new.best
     return DecisionResult(
         ply, new.seat, new.colour, new.step, new.played, best, round(before, 4),

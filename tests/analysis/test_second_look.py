@@ -8,6 +8,7 @@ from games.ai import judge
 from games.ai.judge import (
     CONFIRM_MAX,
     CONFIRM_TOP,
+    CONTEST_LOOKS,
     REFINE_FACTOR,
     REFINE_MAX,
     REFINE_TOP,
@@ -24,18 +25,19 @@ def row(ply, seat, loss, sims=SIMS, judged=True):
 
 def look_again(rows, new_losses, confirmed_losses=None):
     """Judge again until nothing is left, as the task does: a row at the first depth is
-    replaced by a deep one (its loss from ``new_losses``), a deep row by the mean of two (its
-    loss from ``confirmed_losses``). The plies, in order."""
+    replaced by a deep one (its loss from ``new_losses``), a deep row by the mean of one more
+    deep judgement (its loss from ``confirmed_losses``, else unchanged). The plies, in order."""
     rows = {r["ply"]: dict(r) for r in rows}
     confirmed_losses = confirmed_losses or {}
     order = []
     while (ply := next_to_refine(list(rows.values()), SIMS)) is not None:
-        assert order.count(ply) < 2  # at most twice: deep, then deep again
+        assert order.count(ply) < CONTEST_LOOKS  # never past the last look
         order.append(ply)
         if rows[ply]["sims"] <= SIMS:
             rows[ply].update(sims=DEEP, loss=new_losses.get(ply, rows[ply]["loss"]))
         else:
-            rows[ply].update(sims=2 * DEEP, loss=confirmed_losses.get(ply, rows[ply]["loss"]))
+            loss = confirmed_losses.get(ply, rows[ply]["loss"])
+            rows[ply].update(sims=rows[ply]["sims"] + DEEP, loss=loss)
     return order
 
 
@@ -43,21 +45,23 @@ def test_each_players_biggest_drops_are_judged_again_then_its_three_biggest_once
     rows = [row(1, 0, 0.3), row(2, 1, 0.05), row(3, 0, 0.1), row(4, 1, 0.0), row(5, 0, 0.2)]
     rows += [row(7, 0, 0.15), row(8, 1, 0.01)]  # 0.01: below the floor, noise
     rows += [row(9, 0, 0.08), row(11, 0, 0.05), row(13, 0, 0.03), row(15, 0, 0.025)]
-    assert (REFINE_TOP, CONFIRM_TOP) == (6, 3)
-    # seat 0: its six biggest deep, biggest first, then its three biggest a second time;
-    # then seat 1: its one drop above the floor, deep, then again
-    assert look_again(rows, {}) == [1, 5, 7, 3, 9, 11, 1, 5, 7, 2, 2]
+    rows += [row(17, 0, 0.021), row(19, 0, 0.0205)]
+    assert (REFINE_TOP, CONFIRM_TOP) == (8, 3)
+    # seat 0: its eight biggest deep, biggest first, then its three biggest a second time (the
+    # two biggest 10 points apart: told apart); then seat 1: its one drop, deep, then again
+    assert look_again(rows, {}) == [1, 5, 7, 3, 9, 11, 13, 15, 1, 5, 7, 2, 2]
 
 
 def test_a_drop_that_shrinks_when_judged_again_lets_the_next_one_in():
-    losses = ((1, 0.3), (3, 0.1), (5, 0.2), (7, 0.15), (9, 0.12), (11, 0.11), (13, 0.105))
+    losses = ((1, 0.5), (5, 0.4), (7, 0.3), (9, 0.2), (11, 0.18), (13, 0.15), (15, 0.12))
+    losses += ((17, 0.11), (19, 0.105), (3, 0.1))
     rows = [row(p, 0, loss) for p, loss in losses]
-    rows.append(row(15, 0, 0.104))
-    # 1 shrinks to 0.02 when judged deep: 15 comes into the six; the third look takes 5, 7, 9
-    assert look_again(rows, {1: 0.02}) == [1, 5, 7, 9, 11, 13, 15, 5, 7, 9]
-    # 5 shrinks at the third look: 3 comes into the six (judged deep first), and 11 into the
+    # 1 shrinks to 0.02 when judged deep: 19 comes into the eight; the third look takes 5, 7, 9
+    assert look_again(rows, {1: 0.02}) == [1, 5, 7, 9, 11, 13, 15, 17, 19, 5, 7, 9]
+    # 5 shrinks at the third look: 3 comes into the eight (judged deep first), and 11 into the
     # three biggest (judged a third time)
-    assert look_again(rows, {1: 0.02}, {5: 0.01}) == [1, 5, 7, 9, 11, 13, 15, 5, 3, 7, 9, 11]
+    order = look_again(rows, {1: 0.02}, {5: 0.01})
+    assert order == [1, 5, 7, 9, 11, 13, 15, 17, 19, 5, 3, 7, 9, 11]
 
 
 def test_it_stops_at_the_caps_a_player():
@@ -69,7 +73,22 @@ def test_it_stops_at_the_caps_a_player():
     order = look_again(rows, {}, {p: 0.0 for p in range(1, 30)})
     thrice = [p for k, p in enumerate(order) if p in order[:k]]
     assert thrice == list(range(1, CONFIRM_MAX + 1))
-    assert len(set(order)) == REFINE_MAX  # each one that fell let a shallow one into the six
+    assert len(set(order)) == REFINE_MAX  # each one that fell let a shallow one into the eight
+
+
+def test_two_biggest_drops_too_near_to_tell_apart_are_judged_again_in_turn():
+    """One point apart, each judged deep twice: the one judged fewer times (the earlier on a
+    tie) is judged again, until they are told apart or each holds CONTEST_LOOKS judgements."""
+    near = [row(1, 0, 0.30, sims=2 * DEEP), row(2, 0, 0.29, sims=2 * DEEP), row(3, 0, 0.1)]
+    near[2]["sims"] = 2 * DEEP
+    assert look_again(near, {}) == [1, 2] * (CONTEST_LOOKS - 2)
+    # the third look told them apart: 0.40 against 0.29 is more than two standard errors
+    assert look_again(near, {}, {1: 0.40}) == [1]
+    apart = [row(1, 0, 0.40, sims=2 * DEEP), row(2, 0, 0.29, sims=2 * DEEP)]
+    assert next_to_refine(apart, SIMS) is None
+    # a player whose second biggest is still judged once deep is confirmed first, as before
+    once = [row(1, 0, 0.30, sims=2 * DEEP), row(2, 0, 0.29, sims=DEEP)]
+    assert next_to_refine(once, SIMS) == 2
 
 
 def test_the_shared_colour_and_finished_positions_are_not_judged_again():
@@ -103,3 +122,19 @@ def test_a_deep_judgement_is_in_another_world_and_the_third_is_the_mean_of_two(m
     assert calls[-1] == (DEEP, 11 + 2 * judge.LOOK_SEED)
     assert (twice.before, twice.after, twice.loss) == (0.65, 0.4, 0.25)
     assert twice.sims == 2 * DEEP and twice.best == {"place": "b2"} and twice.ply == 4
+    # a fourth judgement (a contest) counts for a third of the mean, in a fourth world
+    calls.clear()
+    monkeypatch.setattr(
+        judge,
+        "analyse_decision",
+        lambda state, action, *, ply, sims, seed: (
+            calls.append(seed)
+            or judge.DecisionResult(
+                ply, 0, "blue", "place", action, {"place": "e5"}, 0.5, 0.5, 0, sims
+            )
+        ),
+    )
+    thrice = judge.judge_again(None, played, twice.as_dict(), sims=SIMS, seed=11)
+    assert calls == [11 + 3 * judge.LOOK_SEED]
+    assert (thrice.before, thrice.after, thrice.loss) == (0.6, 0.4333, 0.1667)
+    assert thrice.sims == 3 * DEEP and thrice.best == {"place": "b2"}
