@@ -4,8 +4,8 @@ the board.
 
 For every listed mistake it prints the turn, the piece and squares played and the best ones, the
 player's estimate after each (the analysis's ``before`` and ``after``), and, after each of the
-two, every colour's corner squares (where R4 lets it touch its own colour) and legal placements:
-a mistake in Blokus mostly shows as corners given up or left open to the other side. The board
+two, every colour's corner squares (the free squares where R4 lets it start a piece): a mistake
+in Blokus often shows as corners given up or left open to the other side. The board
 after the move played is drawn with the played piece's squares marked ``*`` and the best move's
 squares ``+``.
 
@@ -31,18 +31,17 @@ from analysis_speed import game, ranked  # noqa: E402
 
 from games.ai.judge import DecisionResult, describe  # noqa: E402
 from games.engine import apply  # noqa: E402
-from games.engine.moves import _placements, r4_context  # noqa: E402
+from games.engine.moves import r4_context  # noqa: E402
 from games.engine.pieces import W, parse_squares, squares_of  # noqa: E402
 from games.engine.state import COLOURS  # noqa: E402
 
 
-def mobility(s) -> dict[str, tuple[int, int]]:
-    """Each colour's (corner squares it may start a piece from, legal placements) by R4."""
-    out = {}
-    for c, name in enumerate(COLOURS[: len(s.boards)]):
-        anchors, blocked = r4_context(s.boards[c], s.occupied)
-        out[name] = (anchors.bit_count(), len(_placements(anchors, blocked, s.supply[c])))
-    return out
+def corners(s) -> dict[str, int]:
+    """Each colour's corner squares: the free squares where R4 lets it start a piece."""
+    return {
+        name: r4_context(s.boards[c], s.occupied)[0].bit_count()
+        for c, name in enumerate(COLOURS[: len(s.boards)])
+    }
 
 
 def squares(action: dict) -> set[int]:
@@ -98,12 +97,11 @@ def main(argv=None) -> None:
                 f"{100 * r.after:.0f} % after the move played: {100 * r.loss:.0f} points "
                 f"({r.sims} simulations)"
             )
-            mp, mb = mobility(after_played), mobility(after_best)
-            for name in mp:
-                print(
-                    f"    {name}: corners {mp[name][0]} after the move played, {mb[name][0]} after "
-                    f"the best; placements {mp[name][1]} / {mb[name][1]}"
-                )
+            cp, cb = corners(after_played), corners(after_best)
+            print(
+                "    corner squares after the move played / after the best: "
+                + ", ".join(f"{name} {cp[name]} / {cb[name]}" for name in cp)
+            )
             if args.boards:
                 print(board(after_played, r.played, r.best))
 

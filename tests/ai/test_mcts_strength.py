@@ -64,7 +64,7 @@ def test_a_good_reply_is_stored_for_the_winner_and_forgotten_for_the_loser():
 
 
 def test_the_margin_weighs_more_in_classic_two_player_games_only():
-    """``margin_share_classic2`` (issue #42: the second seat against Pentobi) was measured in
+    """``margin_share_classic2`` (for the second seat against Pentobi) was measured in
     classic two-player games only; the analysis keeps the 90 / 10 reading everywhere."""
     from games.ai.judge import OneThread
 

@@ -421,9 +421,9 @@ def test_a_run_writes_down_its_seeds_commit_load_and_keeps_its_games(fake_gtp, t
 
 
 def test_equal_time_gives_our_level_pentobis_mean_seconds_a_move(fake_gtp, capsys, monkeypatch):
-    """--equal-time (issue #42, item 1): Pentobi's self-play before the games, without its book
-    (a book move takes no time), sets our first budget; after each game the next games' budget
-    brings our time to Pentobi's so far; the report shows both sides' means in the games."""
+    """--equal-time: Pentobi's self-play before the games, without its book (a book move takes
+    no time), sets our first budget; after each game the next games' budget brings our time to
+    Pentobi's so far; the report shows both sides' means in the games."""
     started = []
     real = arena.self_play_times
     monkeypatch.setattr(arena, "self_play_times", lambda argv: started.append(argv) or real(argv))

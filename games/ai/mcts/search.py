@@ -52,9 +52,10 @@ class MctsParams:
     w_centre = 0.15  # per square in the middle 12 x 12, while the colour has <= 5 pieces placed
     margin_share = 0.1  # part of a playout's value given by the points margin (rest: the rank)
     # ... in classic two-player games: against Pentobi level 6 at 2 s, 0.3 took the second seat
-    # from 4.5 of 20 to 10 of 20 on the same seeds and kept the first seat at 17 of 18 in a new
-    # 40-game run (bench/AI_RESULTS.md, issue #42): when most playouts lose, the margin tells
-    # the moves apart. Other games keep ``margin_share`` until measured there.
+    # from 4.5 of 20 to 10 of 20 on the same seeds, then 7 of 20 in a new 40-game run that won
+    # 19 of 20 as first player (bench/AI_RESULTS.md, "the margin in classic two-player games"):
+    # when most playouts lose, the margin tells the moves apart. Other games keep
+    # ``margin_share`` until measured there.
     margin_share_classic2 = 0.3
     margin_scale = 20.0  # points margin for tanh's bend
     # Of the budget spent searching: the clock is read between slices of SLICE simulations
