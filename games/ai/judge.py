@@ -92,8 +92,8 @@ CARD_CANDIDATES = 5  # card, keep, declare: every legal choice up to this many
 TURN_STEPS = 8  # the rest of a turn (Draw 2's kept card, Wild's colour, ...) is a few steps
 CHAIN = 16  # decisions of the opponents played out before the player's next one (3-4 players)
 # Each player's REFINE_TOP biggest drops judged again: more than the three the replay lists,
-# because one search is noisy enough (with four players: one sampled world, one set of replies)
-# that a run's biggest mistake is often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
+# because one search is noisy enough (with hidden cards: in one sampled world) that a run's
+# biggest mistake was often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
 REFINE_TOP = 8
 REFINE_FACTOR = 4  # ... with this many times the simulations
 REFINE_MAX = 12  # ... at most this many decisions a player (a drop judged again is often smaller)
