@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: the project on t
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from bench.ai.arena import head_commit  # noqa: E402
 from games.ai import choose_action, mcts  # noqa: E402
 from games.ai import judge as analysis  # noqa: E402
 from games.ai.judge import (  # noqa: E402
@@ -102,17 +103,6 @@ def run(start, actions, sims: int, seed: int, refine: bool = True) -> dict:
         "cpu": time.process_time() - cpu,
         "again": again,
     }
-
-
-def commit() -> str:
-    """The code that analysed (``-dirty`` when tracked files differ from it)."""
-    import subprocess
-
-    def git(*a):
-        return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout
-
-    head = git("rev-parse", "--short", "HEAD").strip() or "unknown"
-    return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no").strip() else "")
 
 
 def both_runs(work: tuple) -> list[dict]:
@@ -250,7 +240,7 @@ def main(argv=None) -> None:
         analysis.CONFIRM_TOP = args.confirm_top
     mcts.warm_up()
     load = os.getloadavg()
-    revision = commit()  # the code that analyses, even if HEAD moves during a long run
+    revision = head_commit()  # the code that analyses, even if HEAD moves during a long run
     rows, dump = [], []
     for spec in args.games.split(","):
         mode, _, rest = spec.partition(":")
@@ -295,7 +285,8 @@ def main(argv=None) -> None:
         f"(second look: top {analysis.REFINE_TOP}, at most {analysis.REFINE_MAX} a player, "
         f"{analysis.REFINE_FACTOR}x the simulations in another sampled world; then the top "
         f"{analysis.CONFIRM_TOP} judged a third time and averaged, at most "
-        f"{analysis.CONFIRM_MAX} a player) on {platform.node()}, {os.cpu_count()} cores, "
+        f"{analysis.CONFIRM_MAX} a player; close calls up to {analysis.CONTEST_LOOKS} deep "
+        f"judgements) on {platform.node()}, {os.cpu_count()} cores, "
         f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start, commit {revision}\n"
     )
     print_table(rows)

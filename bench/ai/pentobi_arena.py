@@ -564,26 +564,16 @@ def matched_budget(budget: float, results: list[dict]) -> float:
 
 
 def pentobi_seconds(args, binary: str) -> dict:
-    """``--equal-time``: Pentobi's mean seconds a move at its level on this machine now, from
-    ``--jobs`` self-play games played at once (so under the run's load), seeds before the run's
-    own (``seed - 1``, ``seed - 2``, ...), without its book: a book move takes no time, and the
-    games' own first moves come from the book on both sides. It is the first games' budget only
-    (``matched_budget`` follows the games)."""
-    argvs = [
-        pentobi_command(
-            binary, args.players, level=args.pentobi_level, seed=args.seed - 1 - k,
-            books=None,
-        )
-        for k in range(args.jobs)
-    ]  # fmt: skip
-    if args.jobs == 1:
-        per_game = [self_play_times(argvs[0])]
-    else:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            per_game = list(pool.map(self_play_times, argvs))
-    times = [t for game in per_game for t in game]
+    """``--equal-time``: Pentobi's mean seconds a move at its level on this machine now, from a
+    self-play game (seed ``seed - 1``, before the run's own) without its book: a book move takes
+    no time, and the games' own first moves come from the book on both sides. It is the first
+    game's budget only (``matched_budget`` follows the games, one at a time)."""
+    argv = pentobi_command(
+        binary, args.players, level=args.pentobi_level, seed=args.seed - 1, books=None
+    )
+    times = self_play_times(argv)
     return {
-        "games": len(per_game),
+        "games": 1,
         "moves": len(times),
         "mean_s": round(sum(times) / len(times), 3),
         "p50_s": round(percentile(times, 0.5), 3),
