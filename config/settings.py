@@ -112,14 +112,20 @@ def parse_database_url(url: str, *, base_dir: Path = BASE_DIR) -> dict:
         # as Django 5.1+ supports them: BEGIN IMMEDIATE takes the write lock when a transaction
         # starts, so a second writer waits (busy timeout, seconds) for it instead of failing
         # with "database is locked" when its read turns into a write; WAL lets readers go on
-        # while one writes.
+        # while one writes. read_uncommitted matters only in SQLite's shared-cache mode, which
+        # is the tests' in-memory database: there a reader's table lock made a writer in another
+        # thread fail at once ("database table is locked", no busy timeout), e.g. a move
+        # committed while a player's stream read the game list. A file database ignores it.
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": name,
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "init_command": (
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                    "PRAGMA read_uncommitted=1;"
+                ),
             },
         }
     if parts.scheme in {"postgres", "postgresql"}:
