@@ -123,8 +123,7 @@ def parse_database_url(url: str, *, base_dir: Path = BASE_DIR) -> dict:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
                 "init_command": (
-                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                    "PRAGMA read_uncommitted=1;"
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA read_uncommitted=1;"
                 ),
             },
         }
