@@ -41,6 +41,13 @@ most ``CARD_CANDIDATES``); for Recycle and Warp, the choice played and Expert's.
 applied, the rest of the player's turn up to its placement is Casual's, and the search values the
 position there (as Expert's own card choice does, expert.py).
 
+**Hidden cards.** In a Shuffle game a sampled world is one guess of the other hands and the
+piles' order, and in some guesses a decision costs nothing that costs much in most. So there a
+judgement is the mean over ``WORLDS`` worlds, each sampled with its own seed and searched with
+its share of the simulations (``sims // WORLDS``: the cost of one judgement of ``sims``); the
+best move is the one of the world that valued its best highest. Every judgement is made so, the
+deeper looks below included; ``sims`` still counts the simulations behind each estimate.
+
 Three-player games: the shared colour's decisions are not judged (its rotation changes hands; the
 search plays it as a fourth player) and are stored with ``loss`` 0.
 
@@ -94,9 +101,9 @@ CHAIN = 16  # decisions of the opponents played out before the player's next one
 # Each player's REFINE_TOP biggest drops judged again: more than the three the replay lists,
 # because one search is noisy enough (with hidden cards: in one sampled world) that a run's
 # biggest mistake was often another run's fourth or fifth (bench/ANALYSIS_RESULTS.md).
-REFINE_TOP = 8
+REFINE_TOP = 12
 REFINE_FACTOR = 4  # ... with this many times the simulations
-REFINE_MAX = 12  # ... at most this many decisions a player (a drop judged again is often smaller)
+REFINE_MAX = 16  # ... at most this many decisions a player (a drop judged again is often smaller)
 CONFIRM_TOP = 3  # then the player's three biggest judged a third time, the two deep ones averaged
 CONFIRM_MAX = 5  # ... at most this many a player (a confirmed drop may fall below another)
 # Then, while a player's two biggest drops are nearer than CONTEST_Z standard errors of their
@@ -107,6 +114,10 @@ CONTEST_SD = 0.035
 CONTEST_Z = 2.0
 CONTEST_LOOKS = 8
 LOOK_SEED = 1_000_003  # the seed of a deeper look: ``seed + k * LOOK_SEED`` for the k-th
+# Shuffle games (hidden cards): each judgement is the mean over this many sampled worlds, with
+# the simulations shared between them (``_in_worlds``); WORLD_SEED spaces their seeds.
+WORLDS = 2
+WORLD_SEED = 7_919
 REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
 
 
@@ -180,7 +191,50 @@ def analyse_decision(
     state: State, action: dict, *, ply: int, sims: int, seed: int
 ) -> DecisionResult:
     """Judge ``action`` played in ``state`` (the referee's state before it) from the deciding
-    seat's view only, with searches of ``sims`` simulations seeded by ``seed``.
+    seat's view only, with ``sims`` simulations behind each estimate, seeded by ``seed``.
+
+    In a Shuffle game (hidden hands and piles) the judgement is the mean over ``WORLDS`` sampled
+    worlds, with ``sims // WORLDS`` simulations each (``_in_worlds``); otherwise it is one
+    search's in the one world there is (``_judge_once``)."""
+    if state.mode == "shuffle" and not state.over and sims >= WORLDS:
+        return _in_worlds(state, action, ply=ply, sims=sims, seed=seed)
+    return _judge_once(state, action, ply=ply, sims=sims, seed=seed)
+
+
+def _in_worlds(state: State, action: dict, *, ply: int, sims: int, seed: int) -> DecisionResult:
+    """The mean of ``WORLDS`` judgements of the decision, each in its own sampled world (seeds
+    ``seed + k * WORLD_SEED``) with ``sims // WORLDS`` simulations: the same cost as one
+    judgement of ``sims``. One world is one guess of the other hands and the piles' order, and
+    in some guesses a decision costs nothing that costs much in most: two runs of the analysis
+    then disagreed on a player's biggest mistake more often in Shuffle games than in classic
+    ones, the one run's biggest being judged small by the other in its one world
+    (bench/ANALYSIS_RESULTS.md)."""
+    share = sims // WORLDS
+    looks = [
+        _judge_once(state, action, ply=ply, sims=share, seed=seed + k * WORLD_SEED)
+        for k in range(WORLDS)
+    ]
+    return _mean(looks)
+
+
+def _mean(looks: list[DecisionResult]) -> DecisionResult:
+    """Judgements of one decision put together: the mean estimates with the best move and
+    after the move played, the drop between them, the best move of the judgement that valued its
+    best highest, and ``sims`` the sum of theirs (the simulations behind each estimate)."""
+    first = looks[0]
+    before = sum(r.before for r in looks) / len(looks)
+    after = sum(r.after for r in looks) / len(looks)
+    best = max(looks, key=lambda r: r.before).best
+    return DecisionResult(
+        first.ply, first.seat, first.colour, first.step, first.played, best, round(before, 4),
+        round(after, 4), round(max(0.0, before - after), 4) if first.judged else 0.0,
+        sum(r.sims for r in looks), first.judged,
+    )  # fmt: skip
+
+
+def _judge_once(state: State, action: dict, *, ply: int, sims: int, seed: int) -> DecisionResult:
+    """One judgement of the decision, in one world sampled from the seat's view with ``seed``,
+    with searches of ``sims`` simulations.
 
     A resignation (R11.1) is not judged: it is its player's, who may resign out of turn, so it is
     stored under the resigner's seat and colour, valued from their view, with no loss."""
