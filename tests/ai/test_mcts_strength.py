@@ -84,3 +84,50 @@ def test_good_replies_hold_in_classic_two_player_games_only():
     for mode, players in (("classic", 4), ("classic", 3), ("shuffle", 2), ("shuffle", 4)):
         other = new_game(mode=mode, players=players, seed=1)
         assert mcts.param_vector(on, 1, other)[21] == 0
+
+
+def test_the_adaptive_margin_reads_a_playout_against_the_search_s_others():
+    """``position.adapt_values`` (Pentobi's quality-based reward): the margin's part compares a
+    playout's margin with this search's playouts so far, so that among playouts that all lose
+    by about 20 points, a loss by 10 reads better than a loss by 30; the rank's part is as in
+    ``values``. The first playout has nothing to compare with (0.5)."""
+    from games.ai.mcts.position import adapt_values
+
+    params = mcts.param_vector(_params(margin_adaptive=1), 1, new_game(mode="classic", players=2))
+    share = params[9]
+    stats, out = np.zeros((4, 3)), np.zeros(4)
+    adapt_values(np.array([-40.0, -20.0, 0, 0]), 2, params, stats, out)
+    assert out[0] == pytest.approx(0.5 * share) and out[1] == pytest.approx(1 - 0.5 * share)
+    for points in ([-40.0, -18.0], [-41.0, -22.0], [-39.0, -19.0]):
+        adapt_values(np.array([*points, 0, 0]), 2, params, stats, out)
+    assert stats[0, 0] == 4 and stats[0, 1] == pytest.approx(-20.25)
+    adapt_values(np.array([-30.0, -20.0, 0, 0]), 2, params, stats.copy(), out)
+    closer = out[0]
+    adapt_values(np.array([-50.0, -20.0, 0, 0]), 2, params, stats.copy(), out)
+    further = out[0]
+    # both lost (rank 0): the closer loss reads better, above the middle of the margin's part
+    assert further < 0.5 * share < closer < share
+    # the fixed curve, near its flat end at these margins, tells them apart less
+    assert closer - further > share * (
+        0.5 * (np.tanh(-10 / params[10]) - np.tanh(-30 / params[10]))
+    )
+
+
+def test_the_adaptive_margin_is_for_classic_two_player_games_and_off_in_the_analysis():
+    from games.ai.judge import OneThread
+
+    on = _params(margin_adaptive=1)
+    assert mcts.param_vector(on, 1, new_game(mode="classic", players=2, seed=1))[23] == 1
+    assert mcts.param_vector(OneThread, 1, new_game(mode="classic", players=2, seed=1))[23] == 0
+    for mode, players in (("classic", 4), ("classic", 3), ("shuffle", 2), ("shuffle", 4)):
+        other = new_game(mode=mode, players=players, seed=1)
+        assert mcts.param_vector(on, 1, other)[23] == 0
+    # a seeded search with it on is repeatable, and picks a legal placement
+    s = _random_game(2, 5, 10)
+    picks = {
+        mcts.mcts_choose(
+            s, deadline=1e18, max_sims=400, seed=9, params=_params(margin_adaptive=1, threads=1)
+        )[0]
+        for _ in range(2)
+    }
+    assert len(picks) == 1 and picks <= legal_placements(s)

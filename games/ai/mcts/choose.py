@@ -125,8 +125,9 @@ def history(state):
 
 def param_vector(params, expand_after: int, state=None) -> np.ndarray:
     """The constants as the compiled loop reads them (see ``_run`` and ``priors``)."""
-    # Last good reply (``lgr``), connect pruning and ``margin_share_classic2`` were measured in
-    # classic two-player games only: other games search without them.
+    # Last good reply (``lgr``), connect pruning, ``margin_share_classic2`` and
+    # ``margin_adaptive`` were measured in classic two-player games only: other games search
+    # without them.
     classic2 = state is not None and state.mode == "classic" and state.players == 2
     return np.array(
         [
@@ -153,6 +154,7 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             params.expand_inc,
             params.lgr if classic2 else 0,
             params.connect_pieces if classic2 else 0,
+            params.margin_adaptive if classic2 else 0,
         ],
         np.float64,
     )
@@ -188,6 +190,7 @@ def scratch(placements: int, given=None, root=None):
             np.empty(128, np.int32),
             np.zeros(4),
             np.zeros(4),  # the players' points
+            np.zeros((4, 3)),  # the players' margins so far (adapt_values): count, mean, M2
         ),
         new_replies(placements),
     )

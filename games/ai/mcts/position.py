@@ -597,6 +597,39 @@ def values(used, lastp, psize, owner, players, advanced, params, out, points):
         out[i] = (1.0 - margin_share) * rank + margin_share * bend
 
 
+@njit(cache=True)
+def adapt_values(points, players, params, stats, out):
+    """Pentobi's quality-based reward for the margin (State::get_quality_bonus, after Pepels et
+    al., ECAI 2014), in place of ``values``' fixed curve: each player's margin is compared with
+    the margins of this search's playouts so far (``stats[i]``: count, mean and sum of squared
+    deviations, Welford's), and the margin part is 0.5 (1 + tanh((margin - mean) / deviation)).
+    When most playouts lose by about 20 points, a loss by 10 then still reads better than one
+    by 30; the fixed curve, saturated there, tells them apart less. ``points``: the players'
+    points as ``values`` leaves them; ``out``: overwritten."""
+    margin_share = params[9]
+    for i in range(players):
+        beaten = 0.0
+        others = 0.0
+        for j in range(players):
+            if j != i:
+                others += points[j]
+                if points[i] > points[j]:
+                    beaten += 1.0
+                elif points[i] == points[j]:
+                    beaten += 0.5
+        rank = beaten / (players - 1)
+        margin = points[i] - others / (players - 1)
+        stats[i, 0] += 1.0
+        delta = margin - stats[i, 1]
+        stats[i, 1] += delta / stats[i, 0]
+        stats[i, 2] += delta * (margin - stats[i, 1])
+        bend = 0.5
+        if stats[i, 0] > 1.0 and stats[i, 2] > 0.0:
+            deviation = math.sqrt(stats[i, 2] / stats[i, 0])
+            bend = 0.5 * (1.0 + math.tanh((margin - stats[i, 1]) / deviation))
+        out[i] = (1.0 - margin_share) * rank + margin_share * bend
+
+
 LGR_SIZE = 1 << 16  # entries of a colour's table of replies to the last two placements
 _HASHES: dict = {}  # placements: the two hash tables (fixed: searches stay repeatable)
 

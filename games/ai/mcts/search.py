@@ -22,6 +22,7 @@ from .compiled import borrow, njit
 from .position import (
     MAX_MOVES,
     P_ONB,
+    adapt_values,
     copy_position,
     generate_considered,
     place_arrays,
@@ -89,6 +90,10 @@ class MctsParams:
     # only at the placements with a side against the player's other colour when there are any
     # (Pentobi's classic_2 "connect" pruning: the two colours join in the middle). 0: off.
     connect_pieces = 0
+    # Classic two players, 1: the margin's part of a playout's value is measured against this
+    # search's playouts so far (``position.adapt_values``, Pentobi's quality-based reward)
+    # instead of the fixed curve of ``margin_scale``. 0: off (not yet measured to help).
+    margin_adaptive = 0
 
 
 # -- the compiled part ----------------------------------------------------------------------
@@ -290,7 +295,8 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
     expand_after, expand_inc = params[12], params[20]
     step = int(params[15])
     skip = params[17] > 0.0
-    hist_col, hist_mv, done, path_nodes, path_edges, path_owner, vals, points = loop
+    hist_col, hist_mv, done, path_nodes, path_edges, path_owner, vals, points, margins = loop
+    adaptive = params[23] > 0.0
     hist0_col, hist0_mv = hist0
     hist = (hist_col, hist_mv)
     use_lgr = params[21] > 0.0
@@ -349,6 +355,8 @@ def _run(seed, count, root, turn0, hist0, owner, players, advanced, params, tab,
                 break  # expanded on a later visit (MctsParams.expand_after_long, expand_inc)
         n = playout(turn, step, depth, done, pos, tab, lists, owner, hist, seen, reply, use_lgr)
         values(used, lastp, psize, owner, players, advanced, params, vals, points)
+        if adaptive:
+            adapt_values(points, players, params, margins, vals)
         if depth > 0:  # every seat's value, by the root's edge (``choose.seat_value``)
             root_edge = path_edges[0] - n_first[0]
             for p in range(4):
