@@ -509,8 +509,8 @@ def run_arena(args, binary: str, argv: list[str]) -> dict:
         iterator = pool.map(play_game, games)
     for result in iterator:
         results.append(result)
-        if args.equal_time:  # the next games' budget: our time brought to Pentobi's so far
-            args.budget = matched_budget(args.budget, results)
+        if args.equal_time:  # the next games' budget: our time over the run brought to Pentobi's
+            args.budget = matched_budget(args.budget, results, len(games) - len(results))
             for later in games[len(results) :]:
                 later["budget"] = args.budget
         if args.progress:
@@ -549,18 +549,29 @@ def self_play_times(argv: list[str]) -> list[float]:
     return times
 
 
-def matched_budget(budget: float, results: list[dict]) -> float:
-    """``--equal-time``: our next games' seconds a decision, so that our thinking time comes to
-    Pentobi's over the run: ``budget`` times Pentobi's seconds over ours in the games so far
-    (each side's whole time, book moves included on both sides), at most halved or doubled a
-    game. Our search often uses less than its budget (it stops once its pick cannot change,
-    Pentobi's rule too), and Pentobi's time a move is its level's simulations, so neither side's
-    mean is known before the games."""
+def matched_budget(budget: float, results: list[dict], remaining: int = 1) -> float:
+    """``--equal-time``: our next games' seconds a decision, so that our thinking time over the
+    run comes to Pentobi's: Pentobi's time so far and its mean a game over the ``remaining``
+    games, less our time so far, shared among those games, each of our seconds bought at the
+    rate the games so far show (our seconds per second of budget, per game). Each side's time is
+    its whole thinking time in a game, book moves included on both sides; the result is at most
+    twice or half ``budget``. Our search often uses less than its budget (it stops once its pick
+    cannot change, Pentobi's rule too), and Pentobi's time a move is its level's simulations, so
+    neither side's time is known before the games.
+
+    An earlier rule multiplied the budget by Pentobi's time over ours so far after each game:
+    while the first games' deficit lasted it kept raising the budget, and overshot (0.57 s, 1.64,
+    0.97, 1.66, 1.06 in the first five games of a run). This one spreads the deficit over the
+    games left, so each game's budget stays near the one that matches the means."""
     ours = sum(r["our_s"] for r in results)
     theirs = sum(r["pentobi_s"] for r in results)
-    if ours <= 0 or theirs <= 0:
+    rates = [r["our_s"] / r["budget"] for r in results if r["budget"] and r["our_s"] > 0]
+    if not rates or theirs <= 0:
         return budget
-    return round(budget * min(2.0, max(0.5, theirs / ours)), 3)
+    rate = sum(rates) / len(rates)  # our seconds a game per second of budget
+    left = max(1, remaining)
+    wanted = (theirs + left * theirs / len(results) - ours) / (left * rate)
+    return round(min(2.0 * budget, max(0.5 * budget, wanted)), 3)
 
 
 def pentobi_seconds(args, binary: str) -> dict:

@@ -449,9 +449,33 @@ def test_equal_time_gives_our_level_pentobis_mean_seconds_a_move(fake_gtp, capsy
 
 
 def test_the_matched_budget_follows_the_time_each_side_took():
-    assert arena.matched_budget(1.0, [{"our_s": 1.0, "pentobi_s": 3.0}]) == 2.0  # at most 2x
-    assert arena.matched_budget(1.0, [{"our_s": 2.0, "pentobi_s": 3.0}]) == 1.5
-    assert arena.matched_budget(1.0, [{"our_s": 4.0, "pentobi_s": 1.0}]) == 0.5  # at most 1/2
-    games = [{"our_s": 2.0, "pentobi_s": 1.0}, {"our_s": 1.0, "pentobi_s": 3.0}]
-    assert arena.matched_budget(0.8, games) == 1.067  # over the games so far: 4 s against 3 s
-    assert arena.matched_budget(0.7, [{"our_s": 0.0, "pentobi_s": 1.0}]) == 0.7
+    one = [{"budget": 1.0, "our_s": 10.0, "pentobi_s": 12.0}]
+    # one game left: Pentobi's 12 s so far and 12 s to come, less our 10 s, at 10 s a second
+    assert arena.matched_budget(1.0, one, remaining=1) == 1.4
+    # nine games left: the 2 s behind are shared among them
+    assert arena.matched_budget(1.0, one, remaining=9) == round((12 + 9 * 12 - 10) / 90, 3)
+    # at most twice or half the budget
+    assert arena.matched_budget(1.0, [{"budget": 1.0, "our_s": 1.0, "pentobi_s": 9.0}]) == 2.0
+    assert arena.matched_budget(1.0, [{"budget": 1.0, "our_s": 9.0, "pentobi_s": 1.0}]) == 0.5
+    # the rate is our seconds per second of budget, from each game at its own budget
+    games = [
+        {"budget": 1.0, "our_s": 10.0, "pentobi_s": 10.0},
+        {"budget": 2.0, "our_s": 20.0, "pentobi_s": 10.0},
+    ]
+    assert arena.matched_budget(1.0, games, remaining=2) == round((20 + 2 * 10 - 30) / 20, 3)
+    # nothing measured yet: unchanged
+    assert arena.matched_budget(0.7, [{"budget": 0.7, "our_s": 0.0, "pentobi_s": 1.0}]) == 0.7
+
+
+def test_the_matched_budget_settles_instead_of_overshooting():
+    """A run where our seconds are the budget times 10 a game and Pentobi's are 12: from a first
+    budget of 0.6 the budget goes to 1.2 and stays near it (the old rule went 0.6, 1.2, 1.44 ...
+    while the first game's deficit lasted), and over the run the totals meet."""
+    results, budget, budgets = [], 0.6, []
+    for _ in range(20):
+        budgets.append(budget)
+        results.append({"budget": budget, "our_s": 10.0 * budget, "pentobi_s": 12.0})
+        budget = arena.matched_budget(budget, results, 20 - len(results))
+    assert max(budgets[1:]) <= 1.3 and min(budgets[1:]) >= 1.2
+    ours = sum(r["our_s"] for r in results)
+    assert abs(ours - 12.0 * 20) < 1.0
