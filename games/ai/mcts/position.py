@@ -582,19 +582,25 @@ def values(used, lastp, psize, owner, players, advanced, params, out, points):
         if owner[c] >= 0:
             points[owner[c]] = min(points[owner[c]], pts) if worst else points[owner[c]] + pts
     for i in range(players):
-        beaten = 0.0
-        others = 0.0
-        for j in range(players):
-            if j != i:
-                others += points[j]
-                if points[i] > points[j]:
-                    beaten += 1.0
-                elif points[i] == points[j]:
-                    beaten += 0.5
-        rank = beaten / (players - 1)
-        margin = points[i] - others / (players - 1)
+        rank, margin = rank_margin(points, players, i)
         bend = 0.5 * (1.0 + math.tanh(margin / margin_scale))
         out[i] = (1.0 - margin_share) * rank + margin_share * bend
+
+
+@njit(cache=True)
+def rank_margin(points, players, i):
+    """Player ``i``'s rank (the share of the others beaten, a tie half) and points margin
+    (over the others' mean)."""
+    beaten = 0.0
+    others = 0.0
+    for j in range(players):
+        if j != i:
+            others += points[j]
+            if points[i] > points[j]:
+                beaten += 1.0
+            elif points[i] == points[j]:
+                beaten += 0.5
+    return beaten / (players - 1), points[i] - others / (players - 1)
 
 
 @njit(cache=True)
@@ -608,17 +614,7 @@ def adapt_values(points, players, params, stats, out):
     points as ``values`` leaves them; ``out``: overwritten."""
     margin_share = params[9]
     for i in range(players):
-        beaten = 0.0
-        others = 0.0
-        for j in range(players):
-            if j != i:
-                others += points[j]
-                if points[i] > points[j]:
-                    beaten += 1.0
-                elif points[i] == points[j]:
-                    beaten += 0.5
-        rank = beaten / (players - 1)
-        margin = points[i] - others / (players - 1)
+        rank, margin = rank_margin(points, players, i)
         stats[i, 0] += 1.0
         delta = margin - stats[i, 1]
         stats[i, 1] += delta / stats[i, 0]
