@@ -135,7 +135,8 @@ class OneThread(mcts.MctsParams):
     # The estimate reads as the chance to win, 90 % the rank and 10 % the margin, in every game
     # (Expert weighs the margin more in classic two-player games: search.py).
     margin_share_classic2 = mcts.MctsParams.margin_share
-    margin_adaptive = 0  # ... on a fixed curve, so that an estimate means the same in every game
+    margin_adaptive = margin_adaptive_multi = 0  # ... on a fixed curve (an estimate means the
+    # same in every game)
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,13 @@ def test_the_adaptive_margin_is_for_classic_two_player_games_and_off_in_the_anal
     for mode, players in (("classic", 4), ("classic", 3), ("shuffle", 2), ("shuffle", 4)):
         other = new_game(mode=mode, players=players, seed=1)
         assert mcts.param_vector(on, 1, other)[23] == 0
+    # three and four players have their own switch (``margin_adaptive_multi``); Shuffle none
+    multi = _params(margin_adaptive_multi=1)
+    assert mcts.param_vector(multi, 1, new_game(mode="classic", players=2, seed=1))[23] == 0
+    for mode, players, used in (("classic", 4, 1), ("classic", 3, 1), ("shuffle", 4, 0)):
+        other = new_game(mode=mode, players=players, seed=1)
+        assert mcts.param_vector(multi, 1, other)[23] == used
+        assert mcts.param_vector(OneThread, 1, other)[23] == 0
     # a seeded search with it on is repeatable, and picks a legal placement
     s = _random_game(2, 5, 10)
     picks = {
@@ -130,4 +137,12 @@ def test_the_adaptive_margin_is_for_classic_two_player_games_and_off_in_the_anal
         )[0]
         for _ in range(2)
     }
+    assert len(picks) == 1 and picks <= legal_placements(s)
+
+
+def test_a_four_player_search_with_the_adaptive_margin_is_repeatable_and_legal():
+    s = _random_game(4, 6, 12)
+    params = _params(margin_adaptive_multi=1, threads=1)
+    picks = {mcts.mcts_choose(s, deadline=1e18, max_sims=300, seed=4, params=params)[0]}
+    picks.add(mcts.mcts_choose(s, deadline=1e18, max_sims=300, seed=4, params=params)[0])
     assert len(picks) == 1 and picks <= legal_placements(s)

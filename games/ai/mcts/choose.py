@@ -129,6 +129,7 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
     # ``margin_adaptive`` were measured in classic two-player games only: other games search
     # without them.
     classic2 = state is not None and state.mode == "classic" and state.players == 2
+    multi = state is not None and state.mode == "classic" and state.players > 2
     return np.array(
         [
             params.cpuct,
@@ -154,7 +155,7 @@ def param_vector(params, expand_after: int, state=None) -> np.ndarray:
             params.expand_inc,
             params.lgr if classic2 else 0,
             params.connect_pieces if classic2 else 0,
-            params.margin_adaptive if classic2 else 0,
+            params.margin_adaptive if classic2 else params.margin_adaptive_multi if multi else 0,
         ],
         np.float64,
     )

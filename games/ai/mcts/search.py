@@ -94,6 +94,7 @@ class MctsParams:
     # search's playouts so far (``position.adapt_values``, Pentobi's quality-based reward)
     # instead of the fixed curve of ``margin_scale``. 0: off (not yet measured to help).
     margin_adaptive = 0
+    margin_adaptive_multi = 0  # ... the same in classic three- and four-player games
 
 
 # -- the compiled part ----------------------------------------------------------------------
