@@ -282,7 +282,9 @@ def main(argv=None) -> None:
     print(
         f"`bench/ai/analysis_speed.py --games {args.games} --sims {args.sims} --seed {args.seed} "
         f"--run-seeds {seeds[0]},{seeds[1]}{extra}` "
-        f"(second look: top {analysis.REFINE_TOP}, at most {analysis.REFINE_MAX} a player, "
+        f"(Shuffle: each judgement over {analysis.WORLDS} sampled worlds sharing its "
+        f"simulations; second look: top {analysis.REFINE_TOP}, at most {analysis.REFINE_MAX} a "
+        "player, "
         f"{analysis.REFINE_FACTOR}x the simulations in another sampled world; then the top "
         f"{analysis.CONFIRM_TOP} judged a third time and averaged, at most "
         f"{analysis.CONFIRM_MAX} a player; close calls up to {analysis.CONTEST_LOOKS} deep "
