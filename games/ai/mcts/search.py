@@ -92,9 +92,10 @@ class MctsParams:
     connect_pieces = 0
     # Classic two players, 1: the margin's part of a playout's value is measured against this
     # search's playouts so far (``position.adapt_values``, Pentobi's quality-based reward)
-    # instead of the fixed curve of ``margin_scale``. 0: off (not yet measured to help).
+    # instead of the fixed curve of ``margin_scale``. 0: off: as second player against Pentobi
+    # level 6 it scored 5 of 20 where the fixed curve had 7 (bench/AI_RESULTS.md, stop 51).
     margin_adaptive = 0
-    margin_adaptive_multi = 0  # ... the same in classic three- and four-player games
+    margin_adaptive_multi = 0  # ... the same in classic three- and four-player games (not run)
 
 
 # -- the compiled part ----------------------------------------------------------------------
