@@ -107,32 +107,19 @@ def parse_database_url(url: str, *, base_dir: Path = BASE_DIR) -> dict:
             raise ImproperlyConfigured(f"DATABASE_URL={url!r}: write sqlite:///path/to/file.")
         name = path if path == ":memory:" or path.startswith("/") else str(base_dir / path)
         if name == ":memory:":
-            # The tests' database (tests/settings.py): Django shares it between the process's
-            # connections in SQLite's shared-cache mode, where read_uncommitted lets a writer
-            # go on while another thread reads (below).
-            return {
-                "ENGINE": "django.db.backends.sqlite3",
-                "NAME": name,
-                "OPTIONS": {"init_command": "PRAGMA read_uncommitted=1;"},
-            }
+            return {"ENGINE": "django.db.backends.sqlite3", "NAME": name}
         # Concurrent writers (`make run`: two copies of a move, the worker thread, a chat post),
         # as Django 5.1+ supports them: BEGIN IMMEDIATE takes the write lock when a transaction
         # starts, so a second writer waits (busy timeout, seconds) for it instead of failing
         # with "database is locked" when its read turns into a write; WAL lets readers go on
-        # while one writes. read_uncommitted matters only in SQLite's shared-cache mode (the
-        # in-memory database above, which the tests use): there a reader's table lock made a
-        # writer in another thread fail at once ("database table is locked", no busy timeout),
-        # e.g. a move committed while a player's stream read the game list
-        # (tests/test_sqlite_shared_cache.py). A file database ignores it.
+        # while one writes.
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": name,
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
-                "init_command": (
-                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA read_uncommitted=1;"
-                ),
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
         }
     if parts.scheme in {"postgres", "postgresql"}:

@@ -10,7 +10,7 @@ from config.settings import parse_database_url
 if os.environ.get("DATABASE_URL", "").strip():
     DATABASES = {"default": parse_database_url(os.environ["DATABASE_URL"].strip())}
 else:
-    DATABASES = {"default": parse_database_url("sqlite:///:memory:")}
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
 
 # Hashing passwords properly is slow on purpose; tests create many users.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
