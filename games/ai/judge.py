@@ -219,18 +219,20 @@ def _in_worlds(state: State, action: dict, *, ply: int, sims: int, seed: int) ->
     return _mean(looks)
 
 
-def _mean(looks: list[DecisionResult]) -> DecisionResult:
-    """Judgements of one decision put together: the mean estimates with the best move and
-    after the move played, the drop between them, the best move of the judgement that valued its
-    best highest, and ``sims`` the sum of theirs (the simulations behind each estimate)."""
-    first = looks[0]
-    before = sum(r.before for r in looks) / len(looks)
-    after = sum(r.after for r in looks) / len(looks)
+def _mean(looks: list[DecisionResult], weights: list[int] | None = None) -> DecisionResult:
+    """Judgements of one decision put together: the (weighted) mean estimates with the best move
+    and after the move played, the drop between them, the best move of the judgement that
+    valued its best highest (the first on a tie), and ``sims`` the sum of theirs (the
+    simulations behind each estimate). The other fields are the last judgement's."""
+    weights = weights or [1] * len(looks)
+    last, total = looks[-1], sum(weights)
+    before = sum(w * r.before for w, r in zip(weights, looks, strict=True)) / total
+    after = sum(w * r.after for w, r in zip(weights, looks, strict=True)) / total
     best = max(looks, key=lambda r: r.before).best
     return DecisionResult(
-        first.ply, first.seat, first.colour, first.step, first.played, best, round(before, 4),
-        round(after, 4), round(max(0.0, before - after), 4) if first.judged else 0.0,
-        sum(r.sims for r in looks), first.judged,
+        last.ply, last.seat, last.colour, last.step, last.played, best, round(before, 4),
+        round(after, 4), round(max(0.0, before - after), 4) if last.judged else 0.0,
+        sum(r.sims for r in looks), last.judged,
     )  # fmt: skip
 
 
@@ -346,13 +348,11 @@ def judge_again(state: State, action: dict, row: dict, *, sims: int, seed: int) 
         return analyse_decision(state, action, ply=ply, sims=deep, seed=seed + LOOK_SEED)
     looks = row["sims"] // deep  # deep judgements in the row so far
     new = analyse_decision(state, action, ply=ply, sims=deep, seed=seed + (looks + 1) * LOOK_SEED)
-    before = (looks * row["before"] + new.before) / (looks + 1)
-    after = (looks * row["after"] + new.after) / (looks + 1)
-    best = row["best"] if row["before"] >= new.before else new.best
-    return DecisionResult(
-        ply, new.seat, new.colour, new.step, new.played, best, round(before, 4),
-        round(after, 4), round(max(0.0, before - after), 4), row["sims"] + new.sims,
+    so_far = DecisionResult(
+        ply, new.seat, new.colour, new.step, new.played, row["best"], row["before"],
+        row["after"], 0.0, row["sims"],
     )  # fmt: skip
+    return _mean([so_far, new], [looks, 1])
 
 
 def _key(action: dict) -> tuple:
