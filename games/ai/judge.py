@@ -67,6 +67,12 @@ than the judgements' noise can tell apart (``CONTEST_Z`` standard errors, ``CONT
 judgement), the one judged fewer times is judged again in another world, up to
 ``CONTEST_LOOKS`` deep judgements a row, all averaged: which of two close drops is the biggest
 is decided by several judgements each, not by one.
+
+Every deeper look also values the best decision the row holds so far beside its own search's
+(``carry``): where two runs' deep judgements of a decision differed, they agreed on the value
+after the move played and differed on the best move, one run's search having missed the move the
+other found (bench/ANALYSIS_RESULTS.md). A move once found best is then not lost to a later
+search's miss, and the judgements of a row compare the same candidates.
 """
 
 from __future__ import annotations
@@ -190,20 +196,24 @@ def _piece(text: str) -> str:
 
 
 def analyse_decision(
-    state: State, action: dict, *, ply: int, sims: int, seed: int
+    state: State, action: dict, *, ply: int, sims: int, seed: int, carry: tuple[dict, ...] = ()
 ) -> DecisionResult:
     """Judge ``action`` played in ``state`` (the referee's state before it) from the deciding
     seat's view only, with ``sims`` simulations behind each estimate, seeded by ``seed``.
+    ``carry``: decisions an earlier judgement found best, valued beside the search's own best
+    (the ones not legal here are left out; ``judge_again``).
 
     In a Shuffle game (hidden hands and piles) the judgement is the mean over ``WORLDS`` sampled
     worlds, with ``sims // WORLDS`` simulations each (``_in_worlds``); otherwise it is one
     search's in the one world there is (``_judge_once``)."""
     if state.mode == "shuffle" and not state.over and sims >= WORLDS:
-        return _in_worlds(state, action, ply=ply, sims=sims, seed=seed)
-    return _judge_once(state, action, ply=ply, sims=sims, seed=seed)
+        return _in_worlds(state, action, ply=ply, sims=sims, seed=seed, carry=carry)
+    return _judge_once(state, action, ply=ply, sims=sims, seed=seed, carry=carry)
 
 
-def _in_worlds(state: State, action: dict, *, ply: int, sims: int, seed: int) -> DecisionResult:
+def _in_worlds(
+    state: State, action: dict, *, ply: int, sims: int, seed: int, carry: tuple[dict, ...] = ()
+) -> DecisionResult:
     """The mean of ``WORLDS`` judgements of the decision, each in its own sampled world (seeds
     ``seed + k * WORLD_SEED``) with ``sims // WORLDS`` simulations: the same cost as one
     judgement of ``sims``. One world is one guess of the other hands and the piles' order, and
@@ -213,7 +223,7 @@ def _in_worlds(state: State, action: dict, *, ply: int, sims: int, seed: int) ->
     (bench/ANALYSIS_RESULTS.md)."""
     share = sims // WORLDS
     looks = [
-        _judge_once(state, action, ply=ply, sims=share, seed=seed + k * WORLD_SEED)
+        _judge_once(state, action, ply=ply, sims=share, seed=seed + k * WORLD_SEED, carry=carry)
         for k in range(WORLDS)
     ]
     return _mean(looks)
@@ -236,9 +246,13 @@ def _mean(looks: list[DecisionResult], weights: list[int] | None = None) -> Deci
     )  # fmt: skip
 
 
-def _judge_once(state: State, action: dict, *, ply: int, sims: int, seed: int) -> DecisionResult:
+def _judge_once(
+    state: State, action: dict, *, ply: int, sims: int, seed: int, carry: tuple[dict, ...] = ()
+) -> DecisionResult:
     """One judgement of the decision, in one world sampled from the seat's view with ``seed``,
-    with searches of ``sims`` simulations.
+    with searches of ``sims`` simulations. The candidates for the best decision are the search's
+    (a placement) or ``_card_candidates`` (a card step), and each of ``carry`` that is legal in
+    the sampled world.
 
     A resignation (R11.1) is not judged: it is its player's, who may resign out of turn, so it is
     stored under the resigner's seat and colour, valued from their view, with no loss."""
@@ -267,6 +281,7 @@ def _judge_once(state: State, action: dict, *, ply: int, sims: int, seed: int) -
         candidates = [judge.best_placement(world)]
     else:
         candidates = _card_candidates(world, seat_view, action, sims, seed)
+    candidates = [*candidates, *(c for c in carry if _legal(world, c))]
     # Every candidate and the action played are valued the same way (the position after them),
     # so that the search's optimism for the side it searches falls on both sides alike.
     values: dict[tuple, float] = {}
@@ -341,18 +356,32 @@ def judge_again(state: State, action: dict, row: dict, *, sims: int, seed: int) 
     is judged with ``REFINE_FACTOR`` times the simulations in another sampled world (the result
     replaces it); a row judged deep k times is judged so again in another world, and the result
     is the mean of the k + 1 deep judgements (``sims``: the simulations behind each estimate,
-    k + 1 searches' worth)."""
+    k + 1 searches' worth). Each look values the row's best decision so far beside its search's
+    (``carry``)."""
     deep = REFINE_FACTOR * sims
     ply = row["ply"]
+    carry = (row["best"],)
     if row["sims"] <= sims:
-        return analyse_decision(state, action, ply=ply, sims=deep, seed=seed + LOOK_SEED)
+        return analyse_decision(
+            state, action, ply=ply, sims=deep, seed=seed + LOOK_SEED, carry=carry
+        )
     looks = row["sims"] // deep  # deep judgements in the row so far
-    new = analyse_decision(state, action, ply=ply, sims=deep, seed=seed + (looks + 1) * LOOK_SEED)
+    new = analyse_decision(
+        state, action, ply=ply, sims=deep, seed=seed + (looks + 1) * LOOK_SEED, carry=carry
+    )
     so_far = DecisionResult(
         ply, new.seat, new.colour, new.step, new.played, row["best"], row["before"],
         row["after"], 0.0, row["sims"],
     )  # fmt: skip
     return _mean([so_far, new], [looks, 1])
+
+
+def _legal(world: State, action: dict) -> bool:
+    try:
+        apply(world, action)
+    except ValueError:  # IllegalAction, or text that names no squares
+        return False
+    return True
 
 
 def _key(action: dict) -> tuple:

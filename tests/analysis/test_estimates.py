@@ -75,6 +75,22 @@ def test_the_best_move_played_loses_nothing():
     assert again.loss == 0.0 and again.best == first.best
 
 
+def test_a_carried_move_is_valued_beside_the_search_s_own_best():
+    """A deeper look carries the row's best so far (``judge_again``): it is valued in the same
+    world with the same random numbers as the search's own best and the move played, and the
+    better of the two is the judgement's best, so a move once found is not lost to a later
+    search that misses it. A carried move that is not legal in the position is left out."""
+    s = position()
+    alone = analyse_decision(s, BLUNDER, ply=35, sims=SIMS, seed=3)
+    sound = analyse_decision(s, SOUND, ply=35, sims=SIMS, seed=3)  # SOUND's value: ``after``
+    both = analyse_decision(s, BLUNDER, ply=35, sims=SIMS, seed=3, carry=({"place": SOUND},))
+    assert both.after == alone.after  # the move played is valued as before
+    assert both.before == max(alone.before, sound.after)
+    assert both.best in (alone.best, {"place": SOUND})
+    taken = {"place": OPENING[0]}  # a square already covered: not a legal placement
+    assert analyse_decision(s, BLUNDER, ply=35, sims=SIMS, seed=3, carry=(taken,)) == alone
+
+
 def test_every_decision_of_a_game_is_listed_once_in_order():
     payloads = [{"place": t} for t in OPENING[:6]]
     plies = [

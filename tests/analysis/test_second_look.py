@@ -106,8 +106,8 @@ def test_a_deep_judgement_is_in_another_world_and_the_third_is_the_mean_of_two(m
     one that valued its best higher; its ``sims`` counts both searches."""
     calls = []
 
-    def fake(state, action, *, ply, sims, seed):
-        calls.append((sims, seed))
+    def fake(state, action, *, ply, sims, seed, carry):
+        calls.append((sims, seed, carry))
         before, after, best = {
             11 + judge.LOOK_SEED: (0.6, 0.3, {"place": "a1"}),
             11 + 2 * judge.LOOK_SEED: (0.7, 0.5, {"place": "b2"}),
@@ -120,10 +120,11 @@ def test_a_deep_judgement_is_in_another_world_and_the_third_is_the_mean_of_two(m
     played = {"place": "c3"}
     first = {"ply": 4, "sims": SIMS, "best": {"place": "d4"}, "before": 0.9, "after": 0.1}
     deep = judge.judge_again(None, played, first, sims=SIMS, seed=11)
-    assert calls == [(DEEP, 11 + judge.LOOK_SEED)]
+    # each look values the row's best so far beside its own search's
+    assert calls == [(DEEP, 11 + judge.LOOK_SEED, ({"place": "d4"},))]
     assert (deep.before, deep.after, deep.sims, deep.best) == (0.6, 0.3, DEEP, {"place": "a1"})
     twice = judge.judge_again(None, played, deep.as_dict(), sims=SIMS, seed=11)
-    assert calls[-1] == (DEEP, 11 + 2 * judge.LOOK_SEED)
+    assert calls[-1] == (DEEP, 11 + 2 * judge.LOOK_SEED, ({"place": "a1"},))
     assert (twice.before, twice.after, twice.loss) == (0.65, 0.4, 0.25)
     assert twice.sims == 2 * DEEP and twice.best == {"place": "b2"} and twice.ply == 4
     # a fourth judgement (a contest) counts for a third of the mean, in a fourth world
@@ -131,15 +132,15 @@ def test_a_deep_judgement_is_in_another_world_and_the_third_is_the_mean_of_two(m
     monkeypatch.setattr(
         judge,
         "analyse_decision",
-        lambda state, action, *, ply, sims, seed: (
-            calls.append(seed)
+        lambda state, action, *, ply, sims, seed, carry: (
+            calls.append((seed, carry))
             or judge.DecisionResult(
                 ply, 0, "blue", "place", action, {"place": "e5"}, 0.5, 0.5, 0, sims
             )
         ),
     )
     thrice = judge.judge_again(None, played, twice.as_dict(), sims=SIMS, seed=11)
-    assert calls == [11 + 3 * judge.LOOK_SEED]
+    assert calls == [(11 + 3 * judge.LOOK_SEED, ({"place": "b2"},))]
     assert (thrice.before, thrice.after, thrice.loss) == (0.6, 0.4333, 0.1667)
     assert thrice.sims == 3 * DEEP and thrice.best == {"place": "b2"}
 
@@ -155,7 +156,7 @@ def test_a_shuffle_decision_is_judged_in_two_worlds_sharing_the_simulations(monk
     calls = []
     values = {11: (0.8, 0.2, {"place": "a1"}), 11 + judge.WORLD_SEED: (0.6, 0.4, {"place": "b2"})}
 
-    def once(state, action, *, ply, sims, seed):
+    def once(state, action, *, ply, sims, seed, carry=()):
         calls.append((state.mode, sims, seed))
         before, after, best = values[seed]
         return judge.DecisionResult(
