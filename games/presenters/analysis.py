@@ -25,6 +25,10 @@ CHART_W, CHART_H = 600, 240  # the SVG's user units (it scales to the page's wid
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 72, 12, 12, 50  # room for the axes' names
 MISTAKES = 3  # listed per player
 MISTAKE_FLOOR = 0.02  # a drop below this is noise, not a mistake
+# A Shuffle game's judgements share each search's simulations between this many sampled guesses
+# of the hidden cards (games.ai.judge.WORLDS: the presenters do not import the AI; a test holds
+# the two equal), for the page's note.
+SHUFFLE_WORLDS = 2
 
 
 def percent(value: float) -> int:
@@ -331,10 +335,15 @@ def mark_ghost(position: dict, squares: list[str], played: list[str] = ()) -> di
     return position
 
 
-def panel(data, *, colour_seats: dict, labels: dict, base_url: str, spans=None) -> dict:
+def panel(
+    data, *, colour_seats: dict, labels: dict, base_url: str, spans=None, shuffle: bool = False
+) -> dict:
     """The analysis section under the replay (``data``: selectors.analysis.AnalysisData;
-    ``spans``: the game's turns, turn_spans)."""
+    ``spans``: the game's turns, turn_spans; ``shuffle``: a Shuffle game, whose searches are
+    shared between ``SHUFFLE_WORLDS`` guesses of the hidden cards)."""
     out = {"progress": progress(data.status, data.done, data.total), "sims": data.sims}
+    out["worlds"] = SHUFFLE_WORLDS if shuffle else 1
+    out["world_sims"] = data.sims // out["worlds"]
     out["finished"] = data.finished
     out["in_flight"] = data.in_flight
     out["place"] = data.place

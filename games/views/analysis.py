@@ -42,6 +42,7 @@ def section_context(viewed: Viewed, user) -> dict:
             colour_seats=engine.table(state, None)["colour_seats"],
             labels=seat_labels(viewed.seats),
             base_url=base_url,
+            shuffle=game.mode == "shuffle",
         )
         context["analysis_data"] = data
     return context

@@ -16,6 +16,7 @@ from games import engine, services
 from games.ai import judge
 from games.jobs import analysis
 from games.models import DecisionAnalysis, Game, GameAnalysis
+from games.presenters import analysis as analysis_presenter
 from games.services.analysis import analysis_request
 from tests.support.pages import client_for
 
@@ -183,6 +184,7 @@ def test_a_spectator_sees_the_same_analysis_as_the_players(
     deep = DecisionAnalysis.objects.filter(analysis__game=finished_game, sims__gt=16)
     assert deep.exists()
     assert f"re-checked deeper, with {16 * judge.REFINE_FACTOR} simulations a search" in page
+    assert "guesses of the cards" not in page  # a classic game hides nothing
 
 
 def test_the_replay_shows_the_best_move_as_a_ghost(finished_game, alice, shallow):
@@ -250,6 +252,12 @@ def test_a_shuffle_game_has_its_card_decisions_judged_too(duel, alice, bob, sett
     assert {"card", "place"} <= steps
     page = client_for(alice).get(reverse("game_replay", args=[game.public_id])).content.decode()
     assert "accuracy" in section(page)
+    # the note says how a search's simulations were shared between sampled worlds (judge.WORLDS)
+    assert analysis_presenter.SHUFFLE_WORLDS == judge.WORLDS
+    assert (
+        f"shared between {judge.WORLDS} guesses of the cards the player could not see "
+        f"({8 // judge.WORLDS} each)"
+    ) in page
 
 
 def test_the_finished_games_page_offers_the_analysis(finished_game, alice, shallow):
