@@ -226,6 +226,9 @@ def main(argv=None) -> None:
     parser.add_argument("--refine-max", type=int, help="try another analysis.REFINE_MAX")
     parser.add_argument("--confirm-top", type=int, help="try another analysis.CONFIRM_TOP")
     parser.add_argument("--confirm-max", type=int, help="try another analysis.CONFIRM_MAX")
+    parser.add_argument(
+        "--no-carry", action="store_true", help="deeper looks without the row's best (CARRY)"
+    )
     parser.add_argument("--json", type=Path)
     parser.add_argument("--jobs", type=int, default=1, help="games analysed side by side")
     args = parser.parse_args(argv)
@@ -241,6 +244,8 @@ def main(argv=None) -> None:
         analysis.CONFIRM_TOP = args.confirm_top
     if args.confirm_max is not None:
         analysis.CONFIRM_MAX = args.confirm_max
+    if args.no_carry:
+        analysis.CARRY = False
     mcts.warm_up()
     load = os.getloadavg()
     revision = head_commit()  # the code that analyses, even if HEAD moves during a long run
@@ -283,6 +288,7 @@ def main(argv=None) -> None:
     extra += f" --jobs {args.jobs}" if args.jobs > 1 else ""
     extra += f" --confirm-top {args.confirm_top}" if args.confirm_top is not None else ""
     extra += f" --confirm-max {args.confirm_max}" if args.confirm_max is not None else ""
+    extra += " --no-carry" if args.no_carry else ""
     print(
         f"`bench/ai/analysis_speed.py --games {args.games} --sims {args.sims} --seed {args.seed} "
         f"--run-seeds {seeds[0]},{seeds[1]}{extra}` "

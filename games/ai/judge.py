@@ -125,6 +125,7 @@ LOOK_SEED = 1_000_003  # the seed of a deeper look: ``seed + k * LOOK_SEED`` for
 WORLDS = 2
 WORLD_SEED = 7_919
 REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
+CARRY = True  # each deeper look values the row's best so far beside its search's (``judge_again``)
 
 
 class OneThread(mcts.MctsParams):
@@ -360,7 +361,7 @@ def judge_again(state: State, action: dict, row: dict, *, sims: int, seed: int) 
     (``carry``)."""
     deep = REFINE_FACTOR * sims
     ply = row["ply"]
-    carry = (row["best"],)
+    carry = (row["best"],) if CARRY else ()
     if row["sims"] <= sims:
         return analyse_decision(
             state, action, ply=ply, sims=deep, seed=seed + LOOK_SEED, carry=carry
