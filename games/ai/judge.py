@@ -68,11 +68,12 @@ judgement), the one judged fewer times is judged again in another world, up to
 ``CONTEST_LOOKS`` deep judgements a row, all averaged: which of two close drops is the biggest
 is decided by several judgements each, not by one.
 
-Every deeper look also values the best decision the row holds so far beside its own search's
-(``carry``): where two runs' deep judgements of a decision differed, they agreed on the value
-after the move played and differed on the best move, one run's search having missed the move the
-other found (bench/ANALYSIS_RESULTS.md). A move once found best is then not lost to a later
-search's miss, and the judgements of a row compare the same candidates.
+In a classic game every deeper look also values the best decision the row holds so far beside
+its own search's (``carry``): where two runs' deep judgements of a decision differed, they agreed
+on the value after the move played and differed on the best move, one run's search having missed
+the move the other found (bench/ANALYSIS_RESULTS.md). A move once found best is then not lost to
+a later search's miss. Not in a Shuffle game, where it was found best in another guess of the
+hidden cards: measured there, two runs agreed less often with it than without.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ LOOK_SEED = 1_000_003  # the seed of a deeper look: ``seed + k * LOOK_SEED`` for
 WORLDS = 2
 WORLD_SEED = 7_919
 REFINE_FLOOR = 0.02  # a drop below this is noise (the presenter's MISTAKE_FLOOR): not looked at
-CARRY = True  # each deeper look values the row's best so far beside its search's (``judge_again``)
+CARRY = True  # a deeper look values the row's best so far beside its search's (classic games)
 
 
 class OneThread(mcts.MctsParams):
@@ -202,19 +203,19 @@ def analyse_decision(
     """Judge ``action`` played in ``state`` (the referee's state before it) from the deciding
     seat's view only, with ``sims`` simulations behind each estimate, seeded by ``seed``.
     ``carry``: decisions an earlier judgement found best, valued beside the search's own best
-    (the ones not legal here are left out; ``judge_again``).
+    (the ones not legal here are left out; ``judge_again``), in a classic game.
 
     In a Shuffle game (hidden hands and piles) the judgement is the mean over ``WORLDS`` sampled
-    worlds, with ``sims // WORLDS`` simulations each (``_in_worlds``); otherwise it is one
-    search's in the one world there is (``_judge_once``)."""
+    worlds, with ``sims // WORLDS`` simulations each (``_in_worlds``), and ``carry`` is not
+    used: there a move was found best in another guess of the hidden cards, and carrying it was
+    measured no better (bench/ANALYSIS_RESULTS.md). Otherwise the judgement is one search's in
+    the one world there is (``_judge_once``)."""
     if state.mode == "shuffle" and not state.over and sims >= WORLDS:
-        return _in_worlds(state, action, ply=ply, sims=sims, seed=seed, carry=carry)
+        return _in_worlds(state, action, ply=ply, sims=sims, seed=seed)
     return _judge_once(state, action, ply=ply, sims=sims, seed=seed, carry=carry)
 
 
-def _in_worlds(
-    state: State, action: dict, *, ply: int, sims: int, seed: int, carry: tuple[dict, ...] = ()
-) -> DecisionResult:
+def _in_worlds(state: State, action: dict, *, ply: int, sims: int, seed: int) -> DecisionResult:
     """The mean of ``WORLDS`` judgements of the decision, each in its own sampled world (seeds
     ``seed + k * WORLD_SEED``) with ``sims // WORLDS`` simulations: the same cost as one
     judgement of ``sims``. One world is one guess of the other hands and the piles' order, and
@@ -224,7 +225,7 @@ def _in_worlds(
     (bench/ANALYSIS_RESULTS.md)."""
     share = sims // WORLDS
     looks = [
-        _judge_once(state, action, ply=ply, sims=share, seed=seed + k * WORLD_SEED, carry=carry)
+        _judge_once(state, action, ply=ply, sims=share, seed=seed + k * WORLD_SEED)
         for k in range(WORLDS)
     ]
     return _mean(looks)
@@ -357,8 +358,8 @@ def judge_again(state: State, action: dict, row: dict, *, sims: int, seed: int) 
     is judged with ``REFINE_FACTOR`` times the simulations in another sampled world (the result
     replaces it); a row judged deep k times is judged so again in another world, and the result
     is the mean of the k + 1 deep judgements (``sims``: the simulations behind each estimate,
-    k + 1 searches' worth). Each look values the row's best decision so far beside its search's
-    (``carry``)."""
+    k + 1 searches' worth). In a classic game each look values the row's best decision so far
+    beside its search's (``carry``)."""
     deep = REFINE_FACTOR * sims
     ply = row["ply"]
     carry = (row["best"],) if CARRY else ()

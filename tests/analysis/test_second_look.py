@@ -158,6 +158,7 @@ def test_a_shuffle_decision_is_judged_in_two_worlds_sharing_the_simulations(monk
 
     def once(state, action, *, ply, sims, seed, carry=()):
         calls.append((state.mode, sims, seed))
+        assert state.mode == "classic" or not carry  # a Shuffle look carries no best move
         before, after, best = values[seed]
         return judge.DecisionResult(
             ply, 0, "blue", "place", action, best, before, after, before - after, sims
@@ -169,7 +170,8 @@ def test_a_shuffle_decision_is_judged_in_two_worlds_sharing_the_simulations(monk
     while s.step != "place":
         s = apply(s, rng.choice(legal_actions(s)))
     played = legal_actions(s)[0]
-    result = judge.analyse_decision(s, played, ply=3, sims=SIMS, seed=11)
+    carried = ({"place": "a1"},)
+    result = judge.analyse_decision(s, played, ply=3, sims=SIMS, seed=11, carry=carried)
     assert judge.WORLDS == 2
     assert calls == [("shuffle", SIMS // 2, 11), ("shuffle", SIMS // 2, 11 + judge.WORLD_SEED)]
     assert (result.before, result.after, result.loss) == (0.7, 0.3, 0.4)
