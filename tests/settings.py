@@ -1,16 +1,22 @@
 """Test settings: the project's own, made fast and self-contained."""
 
 import os
+import tempfile
 
 from config.settings import *  # noqa: F403
 from config.settings import parse_database_url
 
-# An in-memory SQLite database unless DATABASE_URL points somewhere else (PostgreSQL, for the
-# locking tests: SQLite ignores select_for_update).
+# A SQLite file unless DATABASE_URL points somewhere else (PostgreSQL, for the locking tests:
+# SQLite ignores select_for_update). The file is this test process's own (its process id;
+# pytest-xdist adds the worker's name too) in the temporary folder, with the options `make run`
+# uses (WAL, BEGIN IMMEDIATE, a busy timeout): with an in-memory database shared between the
+# threads that reach it (the live server's, the API streams'), a read that met another thread's
+# write failed at once with "database table is locked", where a file database waits its turn.
 if os.environ.get("DATABASE_URL", "").strip():
     DATABASES = {"default": parse_database_url(os.environ["DATABASE_URL"].strip())}
 else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+    _file = os.path.join(tempfile.gettempdir(), f"blokus-tests-{os.getpid()}.sqlite3")
+    DATABASES = {"default": {**parse_database_url(f"sqlite:///{_file}"), "TEST": {"NAME": _file}}}
 
 # Hashing passwords properly is slow on purpose; tests create many users.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
