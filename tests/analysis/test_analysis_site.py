@@ -93,14 +93,15 @@ def test_the_analysis_judges_every_decision_once_in_slices(
     # each row judged again holds the mean of its deep judgements: its sims say how many
     deeper = dict(rows.filter(sims__gt=16).values_list("ply", "sims"))
     assert deeper == {ply: again.count(ply) * deep for ply in again}
-    for seat in (0, 1):  # each player's three biggest drops are the deep ones, judged twice
+    for seat in (0, 1):  # each player's three biggest drops are deep ones, judged twice or more
+        # (more: a close call between the two biggest is judged again, up to CONTEST_LOOKS)
         mine = rows.filter(seat=seat, loss__gte=judge.REFINE_FLOOR).order_by("-loss", "ply")
-        confirmed = rows.filter(seat=seat, sims=2 * deep).count()
+        confirmed = rows.filter(seat=seat, sims__gte=2 * deep).count()
         capped = rows.filter(seat=seat, sims__gt=16).count() == judge.REFINE_MAX
         assert (
-            confirmed == judge.CONFIRM_MAX
+            confirmed >= judge.CONFIRM_MAX
             or capped
-            or all(r.sims == 2 * deep for r in mine[: judge.CONFIRM_TOP])
+            or all(r.sims >= 2 * deep for r in mine[: judge.CONFIRM_TOP])
         )
 
 
