@@ -64,6 +64,40 @@ def test_a_seed_and_a_simulation_count_make_the_choice_repeatable():
     assert len(values) > 1  # the playouts are random: another seed, other statistics
 
 
+@pytest.mark.parametrize(
+    "mode, players, plies", [("classic", 2, 16), ("classic", 4, 24), ("shuffle", 4, 0)]
+)
+def test_a_search_from_tables_cut_to_its_root_is_the_same_search(mode, players, plies):
+    """``MctsParams.prune_pieces``: cutting the move lists to the root changes nothing the
+    search does (the same pick, visits, value and tree for the same seed and simulations), and
+    a search too short or too early to pay for the cut does not make it."""
+    if mode == "classic":
+        s = _random_game(players, 21, plies)
+    else:
+        s = next(
+            s
+            for s in random_positions(mode, players, seed=4)
+            if s.step == "place" and sum(len(p) for p in s.pieces) >= 16
+        )
+    assert sum(len(p) for p in s.pieces) >= 12
+    runs = []
+    for prune in (0, 12):
+        params = type(
+            "P", (mcts.MctsParams,), {"threads": 2, "prune_pieces": prune, "prune_sims": 1}
+        )
+        move, stats = mcts.mcts_choose(
+            s, deadline=float("inf"), max_sims=1500, seed=6, params=params
+        )
+        runs.append((move, stats["visits"], stats["value"], stats["values"], stats["nodes"]))
+    assert runs[0] == runs[1]
+    prunes, on = mcts.choose._prunes, type("On", (mcts.MctsParams,), {"prune_pieces": 12})
+    assert prunes(s, 2.0, None, on)
+    assert not prunes(s, 2.0, None, mcts.MctsParams)  # off unless asked for
+    assert not prunes(s, 0.1, None, on)
+    assert not prunes(s, 3600.0, 1000, on)  # the analysis's first searches
+    assert not prunes(new_game(mode="classic", players=2, seed=1), 2.0, None, on)
+
+
 def test_the_first_piece_is_a_large_one_on_a_corner():
     """R3.1: the setup placement covers a free corner; the search opens with V5 or Z5."""
     s = new_game(mode="classic", players=2, seed=1)

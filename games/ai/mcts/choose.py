@@ -30,6 +30,7 @@ from .position import (
     new_replies,
     place,
     prime_lists,
+    pruned_tables,
     values,
 )
 from .priors import new_grids
@@ -358,6 +359,8 @@ def _search(state, deadline, max_sims, seed, params, keep, settle, clock):
     tab = Tables.get()
     count = len(tab[T_PIECE])
     root = position_arrays(state, params.fixed_corners)
+    if _prunes(state, deadline - clock(), max_sims, params):
+        tab = pruned_tables(tab, root)
     owner = owners(state)
     hist = history(state)
     players = state.players
@@ -428,6 +431,18 @@ def _search(state, deadline, max_sims, seed, params, keep, settle, clock):
         "settled": settled,
     }
     return trees, stats
+
+
+def _prunes(state, seconds: float, max_sims: int | None, params) -> bool:
+    """Whether a search from ``state`` of ``seconds`` (``max_sims`` simulations, if bounded)
+    cuts its move lists first (``MctsParams.prune_pieces``): the cut costs tens of
+    milliseconds, and saves a few per cent of each simulation once the board has filled."""
+    pieces = sum(len(p) for p in state.pieces)
+    if not params.prune_pieces or pieces < params.prune_pieces:
+        return False
+    if max_sims is not None:
+        return max_sims >= params.prune_sims
+    return seconds >= params.prune_seconds
 
 
 def _pick(trees, stats: dict, players: int) -> tuple[int, dict]:

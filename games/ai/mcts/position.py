@@ -39,9 +39,11 @@ from .tables import (
     NPIECES,
     NSTATUS,
     OFF,
+    SLOTS,
     T_ADJ,
     T_ATT,
     T_CELLS,
+    T_CSTRIDE,
     T_MLIST,
     T_MSTART,
     T_NADJ,
@@ -224,10 +226,11 @@ def considered_mask(c, pos, tab, every, out):
 
 
 @njit(cache=True, inline="always")
-def _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, stamp):
+def _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, cs, out, at, n, mark, stamp):
     """Append to out[at + n:] colour c's legal placements covering attach point a with the
-    pieces ``cons`` marks, not marked ``stamp`` yet; the new n."""
-    base = (a * NSTATUS + status(c, a, feat, stpt)) * NPIECES
+    pieces ``cons`` marks, not marked ``stamp`` yet; the new n. ``cs``: the offset of c's lists
+    in ``mstart`` (tables.T_CSTRIDE)."""
+    base = cs + (a * NSTATUS + status(c, a, feat, stpt)) * NPIECES
     for p in range(NPIECES):
         if not cons[p]:
             continue
@@ -243,11 +246,11 @@ def _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, sta
 
 
 @njit(cache=True, inline="always")
-def _add_weighed(c, a, cons, feat, stpt, cells5, mstart, mlist, out, n, mark, stamp, piece, psize,
-                 gsize, lpow, gam):  # fmt: skip
+def _add_weighed(c, a, cons, feat, stpt, cells5, mstart, mlist, cs, out, n, mark, stamp, piece,
+                 psize, gsize, lpow, gam):  # fmt: skip
     """``_add_at`` for a playout list (at 0), with each placement's gamma in ``gam`` (its local
     points are the sum the legality check reads)."""
-    base = (a * NSTATUS + status(c, a, feat, stpt)) * NPIECES
+    base = cs + (a * NSTATUS + status(c, a, feat, stpt)) * NPIECES
     for p in range(NPIECES):
         if not cons[p]:
             continue
@@ -271,11 +274,12 @@ def generate(c, pos, tab, cons, out, at, mark, stamp):
     attach points, written to out[at:]; their count."""
     feat, att_list = pos[P_FEAT], pos[P_ATTL]
     stpt, cells5, mstart, mlist = tab[T_STPT], tab[T_CELLS], tab[T_MSTART], tab[T_MLIST]
+    cs = c * tab[T_CSTRIDE][0]
     n = 0
     for i in range(pos[P_ATTN][c]):
         a = att_list[c, i]
         if feat[c, a] < FORB:
-            n = _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, out, at, n, mark, stamp)
+            n = _add_at(c, a, cons, feat, stpt, cells5, mstart, mlist, cs, out, at, n, mark, stamp)
     return n
 
 
@@ -296,8 +300,50 @@ def generate_considered(c, pos, tab, lists, out, at):
     return n
 
 
+@njit(cache=True)
+def _prune(feat, used, cells5, stpt, mstart, mlist):
+    """Per colour, the (square, status, piece) lists of ``mstart``/``mlist`` cut to what can
+    still be played from the position of ``feat`` and ``used`` (Pentobi's SharedConst::init):
+    a search only adds placements (a square once forbidden to a colour stays so, a used piece
+    stays used), so a placement illegal here is illegal in every position of the search, a
+    square forbidden here is never an attach point, and a square's status only gains bits: the
+    lists of statuses without all of this one's bits are never read. Kept placements stay in
+    the table's order, so a lookup in the cut lists yields what the full one yields once its
+    illegal placements are skipped (the same moves in the same order: the same search).
+    Colour c's lists start at ``c * SLOTS``."""
+    start = np.empty(4 * SLOTS + 1, np.int32)
+    out = np.empty(4 * len(mlist), np.uint16)
+    total = 0
+    for c in range(4):
+        for a in range(CELLS):
+            free = feat[c, a] < FORB
+            now = status(c, a, feat, stpt) if free else 0
+            for s in range(NSTATUS):
+                reachable = free and (s & now) == now
+                for p in range(NPIECES):
+                    base = (a * NSTATUS + s) * NPIECES + p
+                    start[c * SLOTS + base] = total
+                    if not reachable or used[c, p]:
+                        continue
+                    for j in range(mstart[base], mstart[base + 1]):
+                        m = mlist[j]
+                        if sum5(c, m, feat, cells5) < FORB:
+                            out[total] = m
+                            total += 1
+    start[4 * SLOTS] = total
+    return start, out[:total].copy()
+
+
+def pruned_tables(tab, pos):
+    """The tables with the move lists cut per colour to the position ``pos`` (``_prune``), for
+    one search from it (``MctsParams.prune_pieces``)."""
+    start, flat = _prune(pos[P_FEAT], pos[P_USED], tab[T_CELLS], tab[T_STPT], tab[T_MSTART],
+                         tab[T_MLIST])  # fmt: skip
+    return (*tab[:T_MSTART], start, flat, np.array([SLOTS], np.int64))
+
+
 @njit(cache=True, inline="always")
-def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist, out,
+def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, mlist, cs, out,
             nmoves, ready, done_at, mark, now, cons, new, cum, lpow, gsize, gam):  # fmt: skip
     """Colour c's list brought up to date in ``out`` (module docstring), with the cumulative
     gammas of the pick in ``cum`` (5 ** squares x weight_local ** local points); its length."""
@@ -319,8 +365,8 @@ def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, 
         for i in range(att_n):
             a = att_list[c, i]
             if feat[c, a] < FORB:
-                n = _add_weighed(c, a, new, feat, stpt, cells5, mstart, mlist, out, n, mark, now,
-                                 piece, psize, gsize, lpow, gam)  # fmt: skip
+                n = _add_weighed(c, a, new, feat, stpt, cells5, mstart, mlist, cs, out, n, mark,
+                                 now, piece, psize, gsize, lpow, gam)  # fmt: skip
     else:
         grew = False
         for p in range(NPIECES):  # pieces considered since: at the old attach points too
@@ -331,13 +377,13 @@ def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, 
             for i in range(done_at[c]):
                 a = att_list[c, i]
                 if feat[c, a] < FORB:
-                    n = _add_weighed(c, a, cons[c], feat, stpt, cells5, mstart, mlist, out, n,
+                    n = _add_weighed(c, a, cons[c], feat, stpt, cells5, mstart, mlist, cs, out, n,
                                      mark, now, piece, psize, gsize, lpow, gam)  # fmt: skip
         for i in range(done_at[c], att_n):  # the attach points gained since
             a = att_list[c, i]
             if feat[c, a] < FORB:
-                n = _add_weighed(c, a, new, feat, stpt, cells5, mstart, mlist, out, n, mark, now,
-                                 piece, psize, gsize, lpow, gam)  # fmt: skip
+                n = _add_weighed(c, a, new, feat, stpt, cells5, mstart, mlist, cs, out, n, mark,
+                                 now, piece, psize, gsize, lpow, gam)  # fmt: skip
     for i in range(kept, n):
         total += gam[i]
         cum[i] = total
@@ -346,14 +392,15 @@ def _update(c, feat, att_list, att_n, used, piece, psize, cells5, stpt, mstart, 
 
 @njit(cache=True, inline="always")
 def update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5, stpt, mstart,
-                  mlist, moves, nmoves, ready, done_at, mark, stamp, cons, every, new, cum, lpow,
-                  gsize, gam):  # fmt: skip
+                  mlist, cstride, moves, nmoves, ready, done_at, mark, stamp, cons, every, new,
+                  cum, lpow, gsize, gam):  # fmt: skip
     """Bring colour c's playout list up to date (module docstring); its length."""
     out, mk, na = moves[c], mark[c], att_n[c]
     while True:
         considered_arrays(c, used, onboard, psize, every[c] > 0, new)
         stamp[0] += 1
-        n = _update(c, feat, att_list, na, used, piece, psize, cells5, stpt, mstart, mlist, out,
+        n = _update(c, feat, att_list, na, used, piece, psize, cells5, stpt, mstart, mlist,
+                    c * cstride, out,
                     nmoves, ready, done_at, mk, stamp[0], cons, new, cum, lpow, gsize,
                     gam)  # fmt: skip
         ready[c] = 1
@@ -378,9 +425,9 @@ def update_moves(c, pos, tab, lists):
     feat, _, att_list, att_n, used, onboard, _ = pos
     moves, nmoves, ready, done_at, mark, stamp, cons, every, cum, _, lpow, gsize, new = lists[:13]
     return update_arrays(c, feat, att_list, att_n, used, onboard, tab[T_PIECE], tab[T_SIZE],
-                         tab[T_CELLS], tab[T_STPT], tab[T_MSTART], tab[T_MLIST], moves, nmoves,
-                         ready, done_at, mark, stamp, cons, every, new, cum, lpow, gsize,
-                         lists[L_GAM])  # fmt: skip
+                         tab[T_CELLS], tab[T_STPT], tab[T_MSTART], tab[T_MLIST],
+                         tab[T_CSTRIDE][0], moves, nmoves, ready, done_at, mark, stamp, cons,
+                         every, new, cum, lpow, gsize, lists[L_GAM])  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -453,7 +500,7 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, us
     piece, cells5, psize = tab[T_PIECE], tab[T_CELLS], tab[T_SIZE]
     adj, nadj = tab[T_ADJ], tab[T_NADJ]
     att, natt, side, stpt = tab[T_ATT], tab[T_NATT], tab[T_SIDE], tab[T_STPT]
-    mstart, mlist = tab[T_MSTART], tab[T_MLIST]
+    mstart, mlist, cstride = tab[T_MSTART], tab[T_MLIST], tab[T_CSTRIDE][0]
     hist_col, hist_mv = hist
     p_stamp, p_col, p_ply, sim = seen[0], seen[1], seen[2], seen[3][0]
     lgr1, lgr2, hash1, hash2, seq_col, seq_mv = reply
@@ -478,7 +525,8 @@ def playout(turn, step, ply, done, pos, tab, lists, owner, hist, seen, reply, us
             n_local = set_local_arrays(c, feat, is_att, onboard, att, natt, side, owner,
                                        hist_col, hist_mv, lpts)  # fmt: skip
             n = update_arrays(c, feat, att_list, att_n, used, onboard, piece, psize, cells5,
-                              stpt, mstart, mlist, moves, nmoves, ready, done_at, mark, stamp,
+                              stpt, mstart, mlist, cstride, moves, nmoves, ready, done_at, mark,
+                              stamp,
                               cons, every, new, cum, lpow, gsize, gam)  # fmt: skip
             if n > 0:
                 x = np.random.random() * cum[n - 1]

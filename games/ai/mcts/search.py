@@ -96,6 +96,17 @@ class MctsParams:
     # level 6 it scored 5 of 20 where the fixed curve had 7 (bench/AI_RESULTS.md, stop 51).
     margin_adaptive = 0
     margin_adaptive_multi = 0  # ... the same in classic three- and four-player games (not run)
+    # A search with at least ``prune_pieces`` pieces on the board, time-budgeted to at least
+    # ``prune_seconds`` or bounded to at least ``prune_sims`` simulations, first cuts the move
+    # lists to what its root leaves playable, per colour (``position.pruned_tables``, Pentobi's
+    # SharedConst): the same moves, fewer entries to skip. 0: never. Off: at 12 pieces on, the
+    # same searches took 1.00x (classic 2 players), 1.00x (4) and 0.97x (Shuffle 4) the time,
+    # within this machine's noise (bench/AI_RESULTS.md, stop 53): the lists it shortens are
+    # read only at new attach points (about an eighth of a simulation), while half goes to
+    # re-checking the colour's old list, which it leaves as long.
+    prune_pieces = 0
+    prune_seconds = 0.5
+    prune_sims = 20_000
 
 
 # -- the compiled part ----------------------------------------------------------------------

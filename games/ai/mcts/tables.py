@@ -10,6 +10,9 @@
   status points (bit j set: point j is forbidden to the colour) and every piece, the placements
   covering ``a`` that cover none of the forbidden status points, in one flat list:
   ``mlist[mstart[(a * 64 + s) * 21 + p] : mstart[(a * 64 + s) * 21 + p + 1]]``.
+  ``cstride`` (one number) is 0 for this table, shared by the four colours; a search's own
+  copy pruned per colour (Pentobi's SharedConst: ``position.pruned_tables``) keeps colour c's
+  lists at ``c * cstride`` further on in ``mstart``, and every lookup adds that offset.
 
 Squares are ``x + 20 * y``; ``PAD`` = 400 and ``OFF`` = 401 extend every per-square array.
 """
@@ -152,12 +155,13 @@ def _build():
     cdist[PAD:] = 1e9
     mstart, mlist = _moves_at(cells5, piece, psize, stpt)
     return (piece, cells5, psize, adj, adjw, nadj, att, attw, natt, stpt, side, centre, cdist,
-            mstart, mlist)  # fmt: skip
+            mstart, mlist, np.zeros(1, np.int64))  # fmt: skip
 
 
 # Indices into the tables tuple (the compiled code takes the tuple whole).
 T_PIECE, T_CELLS, T_SIZE, T_ADJ, T_ADJW, T_NADJ, T_ATT, T_ATTW, T_NATT = range(9)
-T_STPT, T_SIDE, T_CENTRE, T_CDIST, T_MSTART, T_MLIST = range(9, 15)
+T_STPT, T_SIDE, T_CENTRE, T_CDIST, T_MSTART, T_MLIST, T_CSTRIDE = range(9, 16)
+SLOTS = CELLS * NSTATUS * NPIECES  # the (square, status, piece) lists of one colour
 
 
 class Tables:
