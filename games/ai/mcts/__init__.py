@@ -6,7 +6,8 @@ Expert and Master place their pieces by this search, and value Shuffle's other d
 The package, by concern (Pentobi's design, measured in bench/AI_RESULTS.md):
 
 * ``tables``: the engine's placements as arrays, and the moves per (square, status of its six
-  neighbours, piece), built once per process;
+  neighbours, piece), built once per process (a search may cut them to its root per colour:
+  ``position.pruned_tables``, off by ``MctsParams.prune_pieces``: measured no faster);
 * ``position``: the position of a simulation (one packed value per square and colour, attach
   lists), placing, per-colour legal-move lists kept up to date incrementally in the playouts,
   the playout policy (gamma weights, picked by binary search) and the scoring of a finished game;
