@@ -435,8 +435,8 @@ def _search(state, deadline, max_sims, seed, params, keep, settle, clock):
 
 def _prunes(state, seconds: float, max_sims: int | None, params) -> bool:
     """Whether a search from ``state`` of ``seconds`` (``max_sims`` simulations, if bounded)
-    cuts its move lists first (``MctsParams.prune_pieces``): the cut costs tens of
-    milliseconds, and saves a few per cent of each simulation once the board has filled."""
+    cuts its move lists first (``MctsParams.prune_pieces``, off unless set): the cut costs up
+    to tens of milliseconds, so only a long enough search from a filled enough board makes it."""
     pieces = sum(len(p) for p in state.pieces)
     if not params.prune_pieces or pieces < params.prune_pieces:
         return False
